@@ -1,0 +1,18 @@
+// kcanvas: CUDA kernels paint an OpenGL canvas live, driven by a Dear ImGui panel.
+#include <fmt/format.h>
+
+#include "headless.h"
+#include "options.h"
+#include "windowed.h"
+
+int main(int argc, char** argv) {
+    auto parsed = kc::parse_options(argc, argv);
+    if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
+    const kc::Options& options = std::get<kc::Options>(parsed);
+    try {
+        return options.headless ? kc::run_headless(options) : kc::run_windowed(options);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "kcanvas: {}\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,102 @@
+#include "options.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "registry.h"
+
+namespace kc {
+
+namespace {
+
+bool parse_size(const std::string& text, int& w, int& h) {
+    const auto d = parse_dim3(text);
+    if (!d || d->z != 1 || text.find_first_of("xX") == std::string::npos) return false;
+    w = d->x, h = d->y;
+    return true;
+}
+
+} // namespace
+
+std::variant<Options, int> parse_options(int argc, char** argv) {
+    Options o;
+    CLI::App app{"kcanvas — CUDA kernels paint an OpenGL canvas live; a Dear ImGui panel sets the launch.\n"
+                 "Without --headless it opens a window. Exit codes: 0 ok, 1 no usable GPU/display/EGL,\n"
+                 "2 bad input (unknown op, malformed flag, a launch the device cannot run).",
+                 "kcanvas"};
+    std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels", backend = "auto";
+    bool tutorial = false;
+    app.add_flag("--headless", o.headless, "Render without a window (EGL on the GPU's device platform)");
+    app.add_option("--op", o.op, "Operation: " + op_names())->capture_default_str();
+    app.add_option("--size", size, "Canvas size WxH")->capture_default_str();
+    app.add_option("--block", block, "Threads per block XxY (or XxYxZ)")->capture_default_str();
+    app.add_option("--grid", grid, "Blocks per grid XxY, or auto (rounded up to cover the canvas)")->capture_default_str();
+    app.add_option("--mapping", mapping, "Thread-to-pixel mapping: 2d, linear, grid-stride")->capture_default_str();
+    app.add_option("--view", view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")->capture_default_str();
+    app.add_flag("--tutorial", tutorial,
+                 "The PyCUDA tutorial's launch: block 50x20, grid 80x8, linear mapping (overrides --block/--grid/--mapping)");
+    app.add_option("--weight", o.weight, "Blend weight of A (0..1)")->check(CLI::Range(0.0f, 1.0f))->capture_default_str();
+    app.add_option("--cell", o.cell, "Checkerboard cell size in pixels")->check(CLI::Range(1, 16384))->capture_default_str();
+    app.add_option("--frames", o.frames, "Headless: frames to render (timings are over these)")
+        ->check(CLI::Range(1, 1000000))->capture_default_str();
+    app.add_option("--out", o.out, "Headless: write the last frame to this PNG (or .jpg) file");
+    app.add_flag("--json", o.json, "Headless: print the timings as JSON");
+    app.add_option("--backend", backend, "cuda-interop, cuda-staged, cpu, or auto (the first that works)")->capture_default_str();
+    app.add_flag("!--no-vsync", o.vsync, "Window: do not wait for the display's refresh (for measuring)");
+    app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        std::fputs(app.help().c_str(), stdout);
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "kcanvas: {}\nRun kcanvas --help for the options.\n", e.what());
+        return 2;
+    }
+
+    auto fail = [](const std::string& message) {
+        fmt::print(stderr, "kcanvas: {}\n", message);
+        return 2;
+    };
+    if (!find_op(o.op)) return fail(fmt::format("unknown --op '{}': choose one of {}", o.op, op_names()));
+    if (!parse_size(size, o.width, o.height)) return fail(fmt::format("--size '{}' is not WxH, e.g. 800x800", size));
+    if (auto e = canvas_size_error(o.width, o.height)) return fail("--size: " + *e);
+    const auto b = parse_dim3(block);
+    if (!b) return fail(fmt::format("--block '{}' is not XxY or XxYxZ, e.g. 32x8", block));
+    o.launch.block = *b;
+    if (grid != "auto") {
+        const auto g = parse_dim3(grid);
+        if (!g) return fail(fmt::format("--grid '{}' is not XxY, XxYxZ or auto", grid));
+        o.launch.grid = *g;
+        o.launch.auto_grid = false;
+    }
+    const auto m = parse_mapping(mapping);
+    if (!m) return fail(fmt::format("unknown --mapping '{}': choose 2d, linear or grid-stride", mapping));
+    o.launch.mapping = *m;
+    const auto v = parse_view(view);
+    if (!v) return fail(fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear or sm", view));
+    o.view = *v;
+    if (tutorial) o.launch = tutorial_preset();
+    if (backend != "auto") {
+        o.backend = parse_backend(backend);
+        if (!o.backend) return fail(fmt::format("unknown --backend '{}': choose cuda-interop, cuda-staged, cpu or auto", backend));
+    }
+    if (!o.headless && (!o.out.empty() || o.json))
+        return fail("--out and --json need --headless");
+    return o;
+}
+
+PaintJob job_from_options(const Options& o) {
+    PaintJob job;
+    job.op = find_op(o.op)->index;
+    job.params.width = o.width;
+    job.params.height = o.height;
+    job.params.weight = o.weight;
+    job.params.cell = o.cell;
+    job.launch = o.launch;
+    job.view = o.view;
+    return job;
+}
+
+} // namespace kc

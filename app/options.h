@@ -1,0 +1,36 @@
+#pragma once
+// Command-line options of kcanvas, parsed with CLI11.
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "frame_painter.h"
+#include "launch_config.h"
+#include "paint_job.h"
+
+namespace kc {
+
+struct Options {
+    bool headless = false;
+    std::string op = "gradient";
+    int width = 800, height = 800;
+    LaunchConfig launch;
+    View view = View::Pixels;
+    float weight = 0.75f;
+    int cell = 80;
+    int frames = 100;
+    std::string out;  // headless: write the last frame here
+    bool json = false;
+    std::optional<Backend> backend; // nullopt: the best one available
+    bool vsync = true;
+    std::string script; // windowed: run this UI script (tests, demos), then quit
+};
+
+// Parses argv. On --help, or a malformed or unknown flag, prints what is needed and returns the
+// exit code (0 for help, 2 for bad usage) instead of Options.
+std::variant<Options, int> parse_options(int argc, char** argv);
+
+// The paint job the options describe; the op name must be known (parse_options checks it).
+PaintJob job_from_options(const Options& o);
+
+} // namespace kc

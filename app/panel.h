@@ -1,0 +1,17 @@
+#pragma once
+// The Dear ImGui control panel: reads and edits UiState, shows the painter's timings.
+#include "frame_painter.h"
+#include "ui_state.h"
+
+namespace kc {
+
+struct PanelContext {
+    const FramePainter& painter;
+    double frame_ms; // wall time of the last whole frame
+};
+
+// Draws the panel; returns its width in pixels when it is docked at the window's left edge, 0
+// otherwise, so the canvas can be drawn beside it.
+float draw_panel(UiState& state, const PanelContext& ctx);
+
+} // namespace kc

@@ -1,0 +1,98 @@
+#include "ui_script.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "registry.h"
+
+namespace kc {
+
+UiScript::UiScript(const std::string& path) : path_(path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(fmt::format("cannot read --script '{}'", path));
+    std::string text;
+    for (int line = 1; std::getline(in, text); ++line) {
+        std::istringstream words(text);
+        Command c{line, {}, {}};
+        if (!(words >> c.verb) || c.verb.starts_with('#')) continue;
+        std::getline(words >> std::ws, c.arg);
+        commands_.push_back(c);
+    }
+}
+
+void UiScript::step(UiState& s, const Hooks& hooks) {
+    if (wait_frames_ > 0) {
+        --wait_frames_;
+        return;
+    }
+    while (!commands_.empty() && wait_frames_ == 0) {
+        const Command c = commands_.front();
+        commands_.pop_front();
+        auto bad = [&](const std::string& what) {
+            return std::runtime_error(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
+        };
+        auto report = [&](const std::optional<std::string>& error) {
+            if (error) throw std::runtime_error(fmt::format("{}:{}: {}", path_, c.line, *error));
+            fmt::print("script: {} {}\n", c.verb, c.arg);
+        };
+        if (c.verb == "op") {
+            const OpInfo* op = find_op(c.arg);
+            if (!op) throw bad("unknown op");
+            s.job.op = op->index;
+        } else if (c.verb == "block") {
+            const auto d = parse_dim3(c.arg);
+            if (!d) throw bad("bad block");
+            s.job.launch.block = *d;
+        } else if (c.verb == "grid") {
+            if (c.arg == "auto") {
+                s.job.launch.auto_grid = true;
+            } else {
+                const auto d = parse_dim3(c.arg);
+                if (!d) throw bad("bad grid");
+                s.job.launch.grid = *d;
+                s.job.launch.auto_grid = false;
+            }
+        } else if (c.verb == "mapping") {
+            const auto m = parse_mapping(c.arg);
+            if (!m) throw bad("unknown mapping");
+            s.job.launch.mapping = *m;
+        } else if (c.verb == "view") {
+            const auto v = parse_view(c.arg);
+            if (!v) throw bad("unknown view");
+            s.job.view = *v;
+        } else if (c.verb == "weight") {
+            s.job.params.weight = std::stof(c.arg);
+        } else if (c.verb == "cell") {
+            s.job.params.cell = std::stoi(c.arg);
+        } else if (c.verb == "size") {
+            const auto d = parse_dim3(c.arg);
+            if (!d) throw bad("bad size");
+            s.edit_width = d->x, s.edit_height = d->y, s.apply_size = true;
+        } else if (c.verb == "backend") {
+            const auto b = parse_backend(c.arg);
+            if (!b) throw bad("unknown backend");
+            s.requested_backend = *b;
+        } else if (c.verb == "vsync") {
+            s.vsync = c.arg == "on";
+        } else if (c.verb == "wait") {
+            wait_frames_ = std::max(1, std::stoi(c.arg));
+        } else if (c.verb == "save") {
+            report(hooks.save_canvas(c.arg));
+        } else if (c.verb == "screenshot") {
+            report(hooks.save_window(c.arg));
+        } else if (c.verb == "status") {
+            fmt::print("status: {}\n", s.refusal ? "refused: " + *s.refusal : s.error.empty() ? "ok" : "error: " + s.error);
+        } else if (c.verb == "quit") {
+            s.quit = true;
+            return;
+        } else {
+            throw std::runtime_error(fmt::format("{}:{}: unknown command '{}'", path_, c.line, c.verb));
+        }
+        std::fflush(stdout);
+    }
+}
+
+} // namespace kc

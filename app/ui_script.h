@@ -1,0 +1,39 @@
+#pragma once
+// A scripted input mode for the windowed app (--script FILE): each line sets what the panel
+// sets, waits frames, or saves pictures, so tests and demos can drive the real window.
+//   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH
+//   backend B | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
+//   status (prints "refused: ..." or "ok") | quit
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "ui_state.h"
+
+namespace kc {
+
+class UiScript {
+public:
+    // Throws std::runtime_error naming the file and line on a malformed command.
+    explicit UiScript(const std::string& path);
+    struct Hooks {
+        std::function<std::optional<std::string>(const std::string&)> save_canvas;
+        std::function<std::optional<std::string>(const std::string&)> save_window;
+    };
+    // Runs commands until one waits for frames. Call once per frame, before painting for state
+    // changes; pictures are saved from the previous frame's canvas and window.
+    void step(UiState& state, const Hooks& hooks);
+    bool done() const { return commands_.empty() && wait_frames_ == 0; }
+
+private:
+    struct Command {
+        int line;
+        std::string verb, arg;
+    };
+    std::deque<Command> commands_;
+    std::string path_;
+    int wait_frames_ = 0;
+};
+
+} // namespace kc

@@ -1,0 +1,25 @@
+#pragma once
+// Everything the panel edits, in one plain struct. The frame loop turns it into a PaintJob.
+#include <optional>
+#include <string>
+
+#include "frame_painter.h"
+#include "launch_config.h"
+#include "paint_job.h"
+
+namespace kc {
+
+struct UiState {
+    PaintJob job;                      // op, params (incl. the canvas size), launch, view
+    int edit_width = 800;              // the size fields; applied between frames when apply_size
+    int edit_height = 800;
+    bool apply_size = false;
+    Backend requested_backend = Backend::Cpu;
+    bool vsync = true;
+    bool quit = false;
+    std::optional<std::string> refusal; // why the last paint was refused; the old picture stays
+    std::string error;                  // a CUDA/GL error from the last frame
+    std::string message;                // one-line feedback (e.g. "saved foo.png")
+};
+
+} // namespace kc

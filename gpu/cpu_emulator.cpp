@@ -1,0 +1,77 @@
+#include "cpu_emulator.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "ops/op_list.h"
+
+
+
+namespace kc {
+
+namespace {
+
+struct EmulatedLaunch {
+    const PaintJob* job;
+    Dim3 grid;
+    Pixel* out;
+};
+
+// Runs blocks [first, last) in launch order (x fastest, then y, then z); `sm` is the worker.
+template <class Op>
+void run_blocks(const EmulatedLaunch& l, long long first, long long last, unsigned sm) {
+    const Op op{};
+    const PaintJob& job = *l.job;
+    const Dim3 b = job.launch.block;
+    ThreadCoords t{};
+    t.bdx = b.x, t.bdy = b.y, t.bdz = b.z;
+    t.gdx = l.grid.x, t.gdy = l.grid.y, t.gdz = l.grid.z;
+    for (long long block = first; block < last; ++block) {
+        t.bx = static_cast<unsigned>(block % l.grid.x);
+        t.by = static_cast<unsigned>((block / l.grid.x) % l.grid.y);
+        t.bz = static_cast<unsigned>(block / (1LL * l.grid.x * l.grid.y));
+        for (t.tz = 0; t.tz < t.bdz; ++t.tz)
+            for (t.ty = 0; t.ty < t.bdy; ++t.ty)
+                for (t.tx = 0; t.tx < t.bdx; ++t.tx) paint_thread(op, job.params, t, job.launch.mapping, job.view, sm, l.out);
+    }
+}
+
+using BlockRunner = void (*)(const EmulatedLaunch&, long long, long long, unsigned);
+constexpr std::array kRunners{
+#define KC_OP(Functor) static_cast<BlockRunner>(&run_blocks<Functor>),
+#include "ops/op_list.h"
+#undef KC_OP
+};
+
+} // namespace
+
+CpuGridEmulator::CpuGridEmulator(unsigned workers)
+    : workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())) {}
+
+std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* out) const {
+    const PaintPlan plan = plan_paint(job, universal_limits());
+    if (plan.error) return plan.error;
+    const long long pixels = 1LL * job.params.width * job.params.height;
+    if (plan.clear_first) std::fill(out, out + pixels, kUncoveredPixel);
+
+    const EmulatedLaunch launch{&job, plan.grid, out};
+    const BlockRunner run = kRunners[job.op];
+    const long long blocks = plan.grid.count();
+    // Workers take chunks of consecutive blocks, as SMs take blocks from a launch's queue.
+    const long long chunk = std::max<long long>(1, blocks / (8LL * workers_));
+    std::atomic<long long> next{0};
+    auto worker = [&](unsigned sm) {
+        for (long long first; (first = next.fetch_add(chunk)) < blocks;) run(launch, first, std::min(blocks, first + chunk), sm);
+    };
+    const unsigned helpers = static_cast<unsigned>(std::min<long long>(workers_, blocks)) - 1;
+    std::vector<std::jthread> pool;
+    pool.reserve(helpers);
+    for (unsigned w = 1; w <= helpers; ++w) pool.emplace_back(worker, w);
+    worker(0);
+    return std::nullopt;
+}
+
+} // namespace kc

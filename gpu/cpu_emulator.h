@@ -1,0 +1,23 @@
+#pragma once
+// The CPU backend: a grid emulator that runs the same per-thread bodies as the CUDA kernels,
+// iterating blockIdx and threadIdx exactly as a launch would, with blocks spread over the cores.
+#include <optional>
+#include <string>
+
+#include "paint_job.h"
+
+namespace kc {
+
+class CpuGridEmulator {
+public:
+    explicit CpuGridEmulator(unsigned workers = 0); // 0: one per hardware thread
+    // Paints `out` (width*height pixels, host memory). An illegal launch is refused with the same
+    // message a CUDA launch gets, and `out` is left untouched.
+    std::optional<std::string> paint(const PaintJob& job, Pixel* out) const;
+    unsigned workers() const { return workers_; }
+
+private:
+    unsigned workers_;
+};
+
+} // namespace kc

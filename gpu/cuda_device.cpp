@@ -1,0 +1,44 @@
+#include "cuda_device.h"
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.h"
+
+namespace kc {
+
+std::optional<std::string> cuda_unavailable_reason() {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        cudaGetLastError(); // the error is not sticky: clear it so later calls start clean
+        return std::string("no usable CUDA device: ") + cudaGetErrorString(e);
+    }
+    if (count == 0) return std::string("no CUDA device found");
+    return std::nullopt;
+}
+
+DeviceInfo query_device(int ordinal) {
+    cudaDeviceProp p{};
+    KC_CUDA_CHECK_THROW(cudaGetDeviceProperties(&p, ordinal));
+    DeviceInfo d;
+    d.ordinal = ordinal;
+    d.name = p.name;
+    d.sm_count = p.multiProcessorCount;
+    d.cc_major = p.major;
+    d.cc_minor = p.minor;
+    d.limits.max_threads_per_block = p.maxThreadsPerBlock;
+    d.limits.max_block = {p.maxThreadsDim[0], p.maxThreadsDim[1], p.maxThreadsDim[2]};
+    d.limits.max_grid_x = p.maxGridSize[0];
+    d.limits.max_grid_y = p.maxGridSize[1];
+    d.limits.max_grid_z = p.maxGridSize[2];
+    d.warp_size = p.warpSize;
+    d.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d.shared_mem_per_block = p.sharedMemPerBlock;
+    d.shared_mem_per_sm = p.sharedMemPerMultiprocessor;
+    // cudaDeviceProp lost memoryClockRate in CUDA 13: ask the attribute API.
+    KC_CUDA_CHECK_THROW(cudaDeviceGetAttribute(&d.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+    KC_CUDA_CHECK_THROW(cudaDeviceGetAttribute(&d.memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
+    return d;
+}
+
+} // namespace kc

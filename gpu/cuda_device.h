@@ -1,0 +1,30 @@
+#pragma once
+// The CUDA device: whether there is one, and its limits and figures for the device panel.
+#include <optional>
+#include <string>
+
+#include "launch_config.h"
+
+namespace kc {
+
+struct DeviceInfo {
+    int ordinal = 0;
+    std::string name;
+    int sm_count = 0;
+    int cc_major = 0, cc_minor = 0;
+    DeviceLimits limits;
+    int warp_size = 32;
+    int max_threads_per_sm = 0;
+    std::size_t shared_mem_per_block = 0;
+    std::size_t shared_mem_per_sm = 0;
+    int memory_clock_khz = 0;
+    int memory_bus_bits = 0;
+    double peak_bandwidth_gbs() const { return 2.0 * memory_clock_khz * 1e3 * (memory_bus_bits / 8) / 1e9; }
+};
+
+// Why CUDA cannot be used here (no driver, no device, ...), or nullopt when a device is present.
+std::optional<std::string> cuda_unavailable_reason();
+// Properties of a device; throws CudaError when it cannot be queried.
+DeviceInfo query_device(int ordinal);
+
+} // namespace kc

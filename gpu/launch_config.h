@@ -1,0 +1,77 @@
+#pragma once
+// Launch configuration: block and grid shape, how threads map to pixels, and the checks that run
+// before any launch so an illegal configuration is refused with a message instead of failing.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kc {
+
+struct Dim3 {
+    int x = 1, y = 1, z = 1;
+    long long count() const { return 1LL * x * y * z; }
+    bool operator==(const Dim3&) const = default;
+};
+
+// How a thread's indices become the pixel (or pixels) it paints.
+enum class Mapping {
+    TwoD,       // x = blockIdx.x*blockDim.x + threadIdx.x, y likewise
+    Linear,     // the PyCUDA tutorial's flattening of (block, thread) into one pixel index
+    GridStride, // linear index, then a loop with the stride of the whole grid
+};
+std::string_view mapping_name(Mapping m);
+std::optional<Mapping> parse_mapping(std::string_view name);
+
+struct LaunchConfig {
+    Dim3 block{32, 8, 1};
+    Dim3 grid{1, 1, 1}; // used only when auto_grid is false
+    bool auto_grid = true;
+    Mapping mapping = Mapping::TwoD;
+    bool operator==(const LaunchConfig&) const = default;
+};
+
+// The PyCUDA tutorial's launch: block (50,20,1), grid (80,8), linear indexing over 800x800.
+LaunchConfig tutorial_preset();
+
+// Limits a launch must respect. universal_limits() holds on every CUDA GPU, so it can be checked
+// on a machine with no GPU at all; a device's own limits come from cudaGetDeviceProperties.
+struct DeviceLimits {
+    int max_threads_per_block = 1024;
+    Dim3 max_block{1024, 1024, 64};
+    long long max_grid_x = 2147483647LL;
+    int max_grid_y = 65535;
+    int max_grid_z = 65535;
+};
+DeviceLimits universal_limits();
+
+// Largest canvas side we accept: the GL texture limit on current GPUs, and a guard against
+// absurd allocations from a typo.
+constexpr int kMaxCanvasSide = 16384;
+std::optional<std::string> canvas_size_error(int width, int height);
+
+// The grid that covers a width x height image with this block and mapping (rounded up).
+Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping);
+// The grid a launch will use: auto_grid() or the hand-set one.
+Dim3 resolved_grid(const LaunchConfig& config, int width, int height);
+
+// Why this launch cannot run on a device with these limits, naming the limit and the numbers;
+// nullopt when it can.
+std::optional<std::string> launch_error(const LaunchConfig& config, int width, int height,
+                                        const DeviceLimits& limits);
+
+// Which pixels a launch reaches, counted from the mapping's formulas (no launch needed).
+struct Coverage {
+    long long threads = 0;         // threads launched
+    long long pixels = 0;          // pixels in the image
+    long long covered_pixels = 0;  // pixels at least one thread writes
+    long long repeated_writes = 0; // writes beyond the first to an already-written pixel
+    bool covers_all() const { return covered_pixels == pixels; }
+};
+Coverage coverage(const LaunchConfig& config, int width, int height);
+
+std::string to_string(const Dim3& d); // "50x20x1"
+// Parses "X", "XxY" or "XxYxZ" (missing dimensions are 1). nullopt on anything else.
+std::optional<Dim3> parse_dim3(std::string_view text);
+
+} // namespace kc

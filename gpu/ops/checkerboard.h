@@ -1,0 +1,19 @@
+#pragma once
+#include "../op_params.h"
+
+namespace kc {
+
+// The tutorial's drawChess: a cell is white when (x/cell + y/cell) is odd, black otherwise.
+struct CheckerboardOp {
+    static constexpr const char* name = "checkerboard";
+    static constexpr const char* title = "Checkerboard";
+    static constexpr const char* formula = "white if (x/cell + y/cell) is odd, else black";
+    static constexpr int bytes_read_per_pixel = 0;
+
+    KC_HD Pixel operator()(int x, int y, const OpParams& p) const {
+        const int v = ((x / p.cell + y / p.cell) & 1) ? 255 : 0;
+        return make_pixel(v, v, v);
+    }
+};
+
+} // namespace kc

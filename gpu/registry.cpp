@@ -1,0 +1,60 @@
+#include "registry.h"
+
+#include <array>
+
+#include "ops/op_list.h"
+
+namespace kc {
+
+namespace {
+constexpr auto kOps = [] {
+    int i = 0;
+    return std::array{
+#define KC_OP(Functor) OpInfo{i++, Functor::name, Functor::title, Functor::formula, Functor::bytes_read_per_pixel, 4},
+#include "ops/op_list.h"
+#undef KC_OP
+    };
+}();
+
+constexpr std::array kViews{View::Pixels, View::Block, View::Thread, View::Warp, View::Lane, View::Linear, View::Sm};
+} // namespace
+
+std::span<const OpInfo> op_registry() { return kOps; }
+
+const OpInfo* find_op(std::string_view name) {
+    for (const OpInfo& op : kOps)
+        if (op.name == name) return &op;
+    return nullptr;
+}
+
+std::string op_names(std::string_view separator) {
+    std::string out;
+    for (const OpInfo& op : kOps) {
+        if (!out.empty()) out += separator;
+        out += op.name;
+    }
+    return out;
+}
+
+std::string_view view_name(View v) {
+    switch (v) {
+    case View::Pixels: return "pixels";
+    case View::Block: return "block";
+    case View::Thread: return "thread";
+    case View::Warp: return "warp";
+    case View::Lane: return "lane";
+    case View::Linear: return "linear";
+    case View::Sm: return "sm";
+    }
+    return "?";
+}
+
+std::optional<View> parse_view(std::string_view name) {
+    for (View v : kViews)
+        if (view_name(v) == name) return v;
+    return std::nullopt;
+}
+
+std::span<const View> all_views() { return kViews; }
+
+} // namespace kc

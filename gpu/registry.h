@@ -1,0 +1,30 @@
+#pragma once
+// The one table of operations. The UI's list, the CLI's --op names, the tests and the benchmarks
+// all read it; entries come from ops/op_list.h.
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "thread_body.h"
+
+namespace kc {
+
+struct OpInfo {
+    int index;                    // position in the registry; backends dispatch on it
+    std::string_view name;        // CLI name, e.g. "gradient"
+    std::string_view title;       // UI label
+    std::string_view formula;     // shown in the panel and README
+    int bytes_read_per_pixel;     // for bandwidth figures
+    int bytes_written_per_pixel;
+};
+
+std::span<const OpInfo> op_registry();
+const OpInfo* find_op(std::string_view name);
+std::string op_names(std::string_view separator = ", ");
+
+std::string_view view_name(View v);
+std::optional<View> parse_view(std::string_view name);
+std::span<const View> all_views();
+
+} // namespace kc

@@ -1,0 +1,50 @@
+#pragma once
+// The picture: a pixel buffer (GL_PIXEL_UNPACK_BUFFER) that painters write, the texture it is
+// uploaded to, and the drawing of that texture, aspect-fit, into a viewport.
+#include <cstdint>
+#include <vector>
+
+#include "gl_objects.h"
+#include "pixel.h"
+
+namespace kc {
+
+struct Rect {
+    int x = 0, y = 0, w = 0, h = 0; // GL convention: x, y from the bottom-left
+};
+
+class Canvas {
+public:
+    Canvas(int width, int height);
+    // Re-creates the buffer and the texture; generation() changes so CUDA re-registers.
+    void resize(int width, int height);
+    int width() const { return width_; }
+    int height() const { return height_; }
+    std::size_t pixel_count() const { return std::size_t(width_) * height_; }
+    std::size_t bytes() const { return pixel_count() * sizeof(Pixel); }
+    GLuint pixel_buffer() const { return pixel_buffer_.id(); }
+    GLuint texture() const { return texture_.id(); }
+    std::uint64_t generation() const { return generation_; }
+
+    void upload_from_pixel_buffer(); // pixel buffer -> texture (the zero-copy path)
+    void upload_from_host(const Pixel* pixels); // host memory -> texture
+    // Draws the texture aspect-fit into `viewport` of the bound framebuffer; returns where it landed.
+    Rect draw(const Rect& viewport) const;
+
+    std::vector<Pixel> read_pixel_buffer() const; // what the painters wrote
+    std::vector<Pixel> read_texture() const;      // what is shown
+    void write_pixel_buffer(const std::vector<Pixel>& pixels); // for tests: poison the buffer
+
+private:
+    int width_ = 0, height_ = 0;
+    std::uint64_t generation_ = 0;
+    GlBuffer pixel_buffer_;
+    GlTexture texture_;
+    GlProgram program_;
+    GlVertexArray vertex_array_;
+};
+
+// The bound framebuffer's colour (e.g. the window: canvas and panel), rows top first.
+std::vector<Pixel> read_framebuffer(int width, int height);
+
+} // namespace kc

@@ -1,0 +1,55 @@
+#include "cuda_gl_buffer.h"
+
+#include <cuda_gl_interop.h>
+
+#include <utility>
+
+#include "cuda_check.h"
+
+namespace kc {
+
+GlCudaDevice cuda_device_for_current_gl() {
+    unsigned count = 0;
+    int devices[4] = {};
+    const cudaError_t e = cudaGLGetDevices(&count, devices, 4, cudaGLDeviceListAll);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return {std::nullopt, std::string("CUDA cannot use this OpenGL context: ") + cudaGetErrorString(e)};
+    }
+    if (count == 0) return {std::nullopt, "the OpenGL context runs on no CUDA device"};
+    return {devices[0], {}};
+}
+
+CudaGlBuffer::CudaGlBuffer(GLuint buffer) {
+    KC_CUDA_CHECK_THROW(cudaGraphicsGLRegisterBuffer(&resource_, buffer, cudaGraphicsRegisterFlagsWriteDiscard));
+}
+
+CudaGlBuffer::CudaGlBuffer(CudaGlBuffer&& o) noexcept : resource_(std::exchange(o.resource_, nullptr)) {}
+
+CudaGlBuffer& CudaGlBuffer::operator=(CudaGlBuffer&& o) noexcept {
+    if (this != &o) {
+        if (resource_) KC_CUDA_CHECK_PRINT(cudaGraphicsUnregisterResource(resource_));
+        resource_ = std::exchange(o.resource_, nullptr);
+    }
+    return *this;
+}
+
+CudaGlBuffer::~CudaGlBuffer() {
+    if (resource_) KC_CUDA_CHECK_PRINT(cudaGraphicsUnregisterResource(resource_));
+}
+
+ScopedCudaMap::ScopedCudaMap(const CudaGlBuffer& buffer, cudaStream_t stream)
+    : resource_(buffer.resource()), stream_(stream) {
+    KC_CUDA_CHECK_THROW(cudaGraphicsMapResources(1, &resource_, stream_));
+    void* p = nullptr;
+    const cudaError_t e = cudaGraphicsResourceGetMappedPointer(&p, &bytes_, resource_);
+    if (e != cudaSuccess) {
+        KC_CUDA_CHECK_PRINT(cudaGraphicsUnmapResources(1, &resource_, stream_));
+        throw CudaError(e, "cudaGraphicsResourceGetMappedPointer", __FILE__, __LINE__);
+    }
+    pixels_ = static_cast<Pixel*>(p);
+}
+
+ScopedCudaMap::~ScopedCudaMap() { KC_CUDA_CHECK_PRINT(cudaGraphicsUnmapResources(1, &resource_, stream_)); }
+
+} // namespace kc

@@ -1,0 +1,59 @@
+#pragma once
+// CUDA-OpenGL interop: the only place that includes cuda_gl_interop.h (in the .cpp).
+#include <glad/gl.h>
+
+#include <cuda_runtime_api.h>
+
+#include <optional>
+#include <string>
+
+#include "pixel.h"
+
+struct cudaGraphicsResource;
+
+namespace kc {
+
+// The CUDA device that runs the current GL context (cudaGLGetDevices), or why there is none
+// (software GL, a GL driver on another GPU, WSL2...).
+struct GlCudaDevice {
+    std::optional<int> device;
+    std::string why_not;
+};
+GlCudaDevice cuda_device_for_current_gl();
+
+// A GL buffer registered with CUDA for write-discard access; unregistered in the destructor.
+class CudaGlBuffer {
+public:
+    CudaGlBuffer() = default;
+    explicit CudaGlBuffer(GLuint buffer); // throws CudaError when registration fails
+    CudaGlBuffer(CudaGlBuffer&& o) noexcept;
+    CudaGlBuffer& operator=(CudaGlBuffer&& o) noexcept;
+    CudaGlBuffer(const CudaGlBuffer&) = delete;
+    CudaGlBuffer& operator=(const CudaGlBuffer&) = delete;
+    ~CudaGlBuffer();
+    cudaGraphicsResource* resource() const { return resource_; }
+    explicit operator bool() const { return resource_ != nullptr; }
+
+private:
+    cudaGraphicsResource* resource_ = nullptr;
+};
+
+// Maps the buffer for CUDA for this object's lifetime. GL must not touch the buffer meanwhile,
+// so keep the scope to the kernel launch.
+class ScopedCudaMap {
+public:
+    ScopedCudaMap(const CudaGlBuffer& buffer, cudaStream_t stream);
+    ~ScopedCudaMap();
+    ScopedCudaMap(const ScopedCudaMap&) = delete;
+    ScopedCudaMap& operator=(const ScopedCudaMap&) = delete;
+    Pixel* pixels() const { return pixels_; }
+    std::size_t bytes() const { return bytes_; }
+
+private:
+    cudaGraphicsResource* resource_;
+    cudaStream_t stream_;
+    Pixel* pixels_ = nullptr;
+    std::size_t bytes_ = 0;
+};
+
+} // namespace kc

@@ -1,0 +1,213 @@
+#include "frame_painter.h"
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "cpu_emulator.h"
+
+#ifdef KC_HAVE_CUDA
+#include "cuda_device.h"
+#include "cuda_gl_buffer.h"
+#include "cuda_paint.h"
+#include "cuda_raii.h"
+#include "gpu_timer.h"
+#endif
+
+namespace kc {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double micros_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+} // namespace
+
+std::string_view backend_name(Backend b) {
+    switch (b) {
+    case Backend::CudaInterop: return "cuda-interop";
+    case Backend::CudaStaged: return "cuda-staged";
+    case Backend::Cpu: return "cpu";
+    }
+    return "?";
+}
+
+std::optional<Backend> parse_backend(std::string_view name) {
+    for (Backend b : kAllBackends)
+        if (backend_name(b) == name) return b;
+    return std::nullopt;
+}
+
+struct FramePainter::CpuState {
+    CpuGridEmulator emulator;
+    std::vector<Pixel> pixels;
+};
+
+#ifdef KC_HAVE_CUDA
+struct FramePainter::CudaState {
+    DeviceInfo info;
+    CudaStream stream = CudaStream::create();
+    GpuTimerRing kernel_timer, copy_timer;
+    CudaGlBuffer registration; // cuda-interop: the canvas' pixel buffer, registered
+    std::uint64_t registered_generation = 0;
+    DeviceBuffer<Pixel> device_pixels; // cuda-staged
+    PinnedBuffer<Pixel> host_pixels;
+
+    explicit CudaState(int device) : info(query_device(device)) {}
+};
+#endif
+
+FramePainter::FramePainter(std::optional<Backend> forced) : cpu_(std::make_unique<CpuState>()) {
+#ifdef KC_HAVE_CUDA
+    if (auto why = cuda_unavailable_reason()) {
+        why_not_[0] = why_not_[1] = *why;
+    } else {
+        // CUDA must run on the GPU that owns the GL context, or interop fails (or copies).
+        const GlCudaDevice gl = cuda_device_for_current_gl();
+        const int device = gl.device.value_or(0);
+        try {
+            KC_CUDA_CHECK_THROW(cudaSetDevice(device));
+            cuda_ = std::make_unique<CudaState>(device);
+        } catch (const std::exception& e) {
+            why_not_[0] = why_not_[1] = e.what();
+        }
+        if (cuda_ && !gl.device) why_not_[0] = gl.why_not;
+        if (cuda_ && gl.device) {
+            // Registration fails on some set-ups (WSL2, hybrid laptops) even when the device matches.
+            try {
+                GlBuffer probe = GlBuffer::create();
+                glBindBuffer(GL_PIXEL_UNPACK_BUFFER, probe.id());
+                glBufferData(GL_PIXEL_UNPACK_BUFFER, 1024, nullptr, GL_STREAM_DRAW);
+                glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+                CudaGlBuffer test(probe.id());
+            } catch (const std::exception& e) {
+                why_not_[0] = std::string("CUDA cannot register GL buffers here: ") + e.what();
+            }
+        }
+    }
+#else
+    why_not_[0] = why_not_[1] = "this kcanvas was built without CUDA";
+#endif
+    if (forced) {
+        if (!set_backend(*forced))
+            throw std::runtime_error(std::string("backend ") + std::string(backend_name(*forced)) +
+                                     " is not available: " + unavailable_reason(*forced));
+        return;
+    }
+    for (Backend b : kAllBackends)
+        if (set_backend(b)) break;
+}
+
+FramePainter::~FramePainter() = default;
+
+bool FramePainter::set_backend(Backend b) {
+    if (!unavailable_reason(b).empty()) return false;
+    if (b != backend_) times_.clear();
+    backend_ = b;
+    return true;
+}
+
+DeviceSummary FramePainter::device() const {
+#ifdef KC_HAVE_CUDA
+    if (cuda_ && backend_ != Backend::Cpu) return {cuda_->info.name, cuda_->info.limits};
+#endif
+    return {"CPU grid emulator (" + std::to_string(cpu_->emulator.workers()) + " threads)", universal_limits()};
+}
+
+int FramePainter::cuda_device() const {
+#ifdef KC_HAVE_CUDA
+    if (cuda_) return cuda_->info.ordinal;
+#endif
+    return -1;
+}
+
+std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canvas) {
+    if (job.params.width != canvas.width() || job.params.height != canvas.height())
+        return "the paint job's size does not match the canvas";
+    // Check before anything is mapped: write-discard mapping may drop the buffer's old contents.
+    const DeviceLimits limits = device().limits;
+    PaintPlan plan = plan_paint(job, universal_limits());
+    if (!plan.error) plan = plan_paint(job, limits);
+    if (plan.error) return plan.error;
+
+    auto timed_upload = [&](auto&& upload) {
+        const bool timed = upload_timer_.begin();
+        upload();
+        if (timed) upload_timer_.end();
+    };
+
+    switch (backend_) {
+#ifdef KC_HAVE_CUDA
+    case Backend::CudaInterop: {
+        CudaState& c = *cuda_;
+        if (!c.registration || c.registered_generation != canvas.generation()) {
+            c.registration = CudaGlBuffer(); // unregister the old buffer first
+            c.registration = CudaGlBuffer(canvas.pixel_buffer());
+            c.registered_generation = canvas.generation();
+        }
+        const auto t_map = Clock::now();
+        std::optional<Clock::time_point> t_unmap;
+        {
+            ScopedCudaMap mapped(c.registration, c.stream.get());
+            times_.map.add(micros_since(t_map));
+            const bool timed = c.kernel_timer.begin(c.stream.get());
+            cuda_paint(job, limits, mapped.pixels(), c.stream.get());
+            if (timed) c.kernel_timer.end(c.stream.get());
+            t_unmap = Clock::now();
+        }
+        times_.unmap.add(micros_since(*t_unmap));
+        timed_upload([&] { canvas.upload_from_pixel_buffer(); });
+        break;
+    }
+    case Backend::CudaStaged: {
+        CudaState& c = *cuda_;
+        if (c.device_pixels.size() != canvas.pixel_count()) {
+            c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
+            c.host_pixels = PinnedBuffer<Pixel>(canvas.pixel_count());
+        }
+        bool timed = c.kernel_timer.begin(c.stream.get());
+        cuda_paint(job, limits, c.device_pixels.data(), c.stream.get());
+        if (timed) c.kernel_timer.end(c.stream.get());
+        timed = c.copy_timer.begin(c.stream.get());
+        KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_pixels.data(), c.device_pixels.data(), c.device_pixels.bytes(),
+                                            cudaMemcpyDeviceToHost, c.stream.get()));
+        if (timed) c.copy_timer.end(c.stream.get());
+        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host needs the pixels now
+        timed_upload([&] { canvas.upload_from_host(c.host_pixels.data()); });
+        break;
+    }
+#else
+    case Backend::CudaInterop:
+    case Backend::CudaStaged: return "this kcanvas was built without CUDA";
+#endif
+    case Backend::Cpu: {
+        cpu_->pixels.resize(canvas.pixel_count());
+        const auto t0 = Clock::now();
+        if (auto error = cpu_->emulator.paint(job, cpu_->pixels.data())) return error;
+        times_.kernel.add(micros_since(t0));
+        timed_upload([&] { canvas.upload_from_host(cpu_->pixels.data()); });
+        break;
+    }
+    }
+    return std::nullopt;
+}
+
+void FramePainter::collect_timings(bool wait) {
+#ifdef KC_HAVE_CUDA
+    if (cuda_) {
+        auto add_kernel = [this](double us) { times_.kernel.add(us); };
+        auto add_copy = [this](double us) { times_.copy.add(us); };
+        if (wait) {
+            cuda_->kernel_timer.drain(add_kernel);
+            cuda_->copy_timer.drain(add_copy);
+        } else {
+            cuda_->kernel_timer.collect(add_kernel);
+            cuda_->copy_timer.collect(add_copy);
+        }
+    }
+#endif
+    upload_timer_.collect([this](double us) { times_.upload.add(us); }, wait);
+}
+
+} // namespace kc

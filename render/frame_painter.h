@@ -1,0 +1,73 @@
+#pragma once
+// Gets a painted frame into the canvas texture through one of three backends:
+//   cuda-interop  the kernel writes the GL pixel buffer directly (zero copy)
+//   cuda-staged   the kernel writes device memory, copied to pinned host memory, then uploaded
+//                 (the tutorials' host round trip; works where interop registration fails)
+//   cpu           the grid emulator runs the same thread bodies on the CPU, then uploaded
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "canvas.h"
+#include "gl_timer.h"
+#include "launch_config.h"
+#include "paint_job.h"
+#include "timing.h"
+
+namespace kc {
+
+enum class Backend { CudaInterop, CudaStaged, Cpu };
+constexpr std::array kAllBackends{Backend::CudaInterop, Backend::CudaStaged, Backend::Cpu};
+std::string_view backend_name(Backend b);
+std::optional<Backend> parse_backend(std::string_view name);
+
+// Per-stage times in microseconds. `map`, `unmap` are CPU wall time of the CUDA calls; `kernel`
+// and `copy` are CUDA events (the CPU emulator's wall time for cpu); `upload` is a GL timer query.
+struct StageTimes {
+    TimingStats map, kernel, unmap, copy, upload;
+    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(); }
+};
+
+struct DeviceSummary {
+    std::string name; // GPU name, or "CPU (N threads)"
+    DeviceLimits limits;
+};
+
+class FramePainter {
+public:
+    // Needs the GL context current. Picks the first backend that works here, in the order
+    // interop, staged, cpu; `forced` insists on one and throws std::runtime_error if it can't.
+    explicit FramePainter(std::optional<Backend> forced = std::nullopt);
+    ~FramePainter();
+    FramePainter(const FramePainter&) = delete;
+    FramePainter& operator=(const FramePainter&) = delete;
+
+    Backend backend() const { return backend_; }
+    // Empty when the backend works here, otherwise why not.
+    const std::string& unavailable_reason(Backend b) const { return why_not_[static_cast<int>(b)]; }
+    bool set_backend(Backend b); // false (and no change) when unavailable
+    DeviceSummary device() const;
+    int cuda_device() const; // -1 without CUDA
+
+    // Paints `job` and uploads it to the canvas texture. An illegal launch returns its reason and
+    // leaves the pixel buffer and the texture as they were.
+    std::optional<std::string> paint(const PaintJob& job, Canvas& canvas);
+    // Moves finished timings into times(); never blocks unless `wait` (end of a headless run).
+    void collect_timings(bool wait = false);
+    const StageTimes& times() const { return times_; }
+    StageTimes& times() { return times_; }
+
+private:
+    struct CudaState;
+    struct CpuState;
+    std::unique_ptr<CudaState> cuda_;
+    std::unique_ptr<CpuState> cpu_;
+    Backend backend_ = Backend::Cpu;
+    std::array<std::string, 3> why_not_;
+    StageTimes times_;
+    GlTimerRing upload_timer_;
+};
+
+} // namespace kc

@@ -1,0 +1,49 @@
+#pragma once
+// The two ways kcanvas gets an OpenGL 3.3 core context: a GLFW window, or headless EGL on a GPU's
+// device platform (for servers and scripts). Both throw ContextError with a readable reason.
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+struct GLFWwindow;
+
+namespace kc {
+
+class ContextError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class GlfwWindow {
+public:
+    GlfwWindow(int width, int height, const std::string& title, bool vsync);
+    ~GlfwWindow();
+    GlfwWindow(const GlfwWindow&) = delete;
+    GlfwWindow& operator=(const GlfwWindow&) = delete;
+    GLFWwindow* handle() const { return window_; }
+    void set_vsync(bool on);
+
+private:
+    GLFWwindow* window_ = nullptr;
+};
+
+class EglHeadlessContext {
+public:
+    // Prefers the EGL device whose CUDA device is `cuda_device` (-1: none wanted, take any GPU
+    // device, then a software one). The context is current on return.
+    explicit EglHeadlessContext(int cuda_device);
+    ~EglHeadlessContext();
+    EglHeadlessContext(const EglHeadlessContext&) = delete;
+    EglHeadlessContext& operator=(const EglHeadlessContext&) = delete;
+    const std::string& description() const { return description_; }
+
+private:
+    void* display_ = nullptr;
+    void* context_ = nullptr;
+    std::string description_;
+};
+
+// GL_RENDERER and GL_VERSION of the current context.
+std::string gl_renderer_string();
+
+} // namespace kc

@@ -1,0 +1,10 @@
+#!/bin/sh
+# Regenerates third_party/glad from the Khronos specs that Debian's python3-glad ships
+# (--reproducible: no download). GL 3.3 core for the app, EGL 1.5 + the device-platform
+# extensions for headless rendering on a GPU server, texture storage for immutable textures.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$here/glad"
+glad --reproducible --quiet --api gl:core=3.3,egl=1.5 \
+  --extensions "GL_ARB_texture_storage,GL_KHR_debug,EGL_EXT_device_base,EGL_EXT_device_enumeration,EGL_EXT_device_query,EGL_EXT_platform_base,EGL_EXT_platform_device,EGL_NV_device_cuda,EGL_KHR_surfaceless_context,EGL_MESA_platform_surfaceless" \
+  --out-path "$here/glad" c --loader

@@ -124,14 +124,18 @@ void backend_section(UiState& s, const PanelContext& ctx) {
     }
     for (Backend b : kAllBackends)
         if (!p.unavailable_reason(b).empty())
-            ImGui::TextDisabled("%s unavailable: %s", std::string(backend_name(b)).c_str(), p.unavailable_reason(b).c_str());
+        {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+            ImGui::TextWrapped("%s unavailable: %s", std::string(backend_name(b)).c_str(), p.unavailable_reason(b).c_str());
+            ImGui::PopStyleColor();
+        }
 }
 
 } // namespace
 
 float draw_panel(UiState& s, const PanelContext& ctx) {
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(390, ImGui::GetIO().DisplaySize.y), ImGuiCond_FirstUseEver);
     ImGui::Begin("Kernel Canvas");
     backend_section(s, ctx);
     if (ImGui::CollapsingHeader("Operation", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s);

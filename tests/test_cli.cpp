@@ -1,0 +1,83 @@
+// The command line: bad input gets a clear message and exit code 2; headless output is exact.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "image_file.h"
+#include "op_expectations.h"
+#include "run_process.h"
+
+namespace kc {
+namespace {
+
+using test::run;
+
+TEST(Cli, HelpDocumentsEveryFlagAndOp) {
+    const auto r = run("--help");
+    EXPECT_EQ(r.exit_code, 0);
+    for (const char* flag : {"--headless", "--op", "--size", "--block", "--grid", "--weight", "--frames", "--out", "--json",
+                             "--backend", "--mapping", "--view", "--tutorial"})
+        EXPECT_NE(r.output.find(flag), std::string::npos) << flag;
+    for (const OpInfo& op : op_registry()) EXPECT_NE(r.output.find(std::string(op.name)), std::string::npos);
+}
+
+TEST(Cli, BadInputExitsWithCode2AndSaysWhy) {
+    struct Case {
+        const char* args;
+        const char* message;
+    };
+    for (const Case& c : {Case{"--headless --op nope", "unknown --op 'nope'"},
+                          Case{"--headless --block 50x30", "1500 threads"},
+                          Case{"--headless --block 2000x1", "block x = 2000"},
+                          Case{"--headless --block 1x1x65", "block z = 65"},
+                          Case{"--headless --block 0x8", "zero"},
+                          Case{"--headless --grid 1x70000", "grid y = 70000"},
+                          Case{"--headless --block 32by8", "--block '32by8'"},
+                          Case{"--headless --size 800", "--size '800'"},
+                          Case{"--headless --size 20000x10", "too large"},
+                          Case{"--headless --weight 2", "--weight"},
+                          Case{"--headless --frames 0", "--frames"},
+                          Case{"--headless --mapping diagonal", "unknown --mapping"},
+                          Case{"--headless --backend vulkan", "unknown --backend"},
+                          Case{"--no-such-flag", "no-such-flag"},
+                          Case{"--out x.png", "--headless"}}) {
+        const auto r = run(c.args);
+        EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+        EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+    }
+}
+
+TEST(Cli, HeadlessCpuWritesTheReferencePicture) {
+    const std::string dir = ::testing::TempDir();
+    for (const char* op : {"gradient", "checkerboard", "blend"}) {
+        const std::string path = dir + "/kc_cli_" + op + ".png";
+        std::filesystem::remove(path);
+        const auto r = run(std::string("--headless --backend cpu --frames 2 --op ") + op +
+                           " --size 320x200 --block 50x20 --weight 0.3 --cell 17 --out " + path);
+        ASSERT_EQ(r.exit_code, 0) << r.output;
+        const auto img = test::load_png(path);
+        ASSERT_EQ(img.width, 320);
+        ASSERT_EQ(img.height, 200);
+        PaintJob job;
+        job.op = find_op(op)->index;
+        job.params = {.width = 320, .height = 200, .weight = 0.3f, .cell = 17};
+        job.launch.block = {50, 20, 1};
+        EXPECT_TRUE(ref::matches_reference(job, img.pixels));
+    }
+}
+
+TEST(Cli, HeadlessJsonReportsTimings) {
+    const auto r = run("--headless --backend cpu --frames 3 --json --size 64x64");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("\"kernel\""), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("\"median_us\""), std::string::npos) << r.output;
+}
+
+TEST(Cli, UnwritableOutputIsAClearError) {
+    const auto r = run("--headless --backend cpu --frames 1 --size 8x8 --out /nonexistent-dir/x.png");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("cannot write"), std::string::npos) << r.output;
+}
+
+} // namespace
+} // namespace kc

@@ -1,0 +1,116 @@
+// The CUDA backends through the real headless EGL + pixel-buffer interop path, pixel for pixel
+// against the independent references. Skipped, with the reason, where there is no CUDA GPU.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "canvas.h"
+#include "cuda_device.h"
+#include "frame_painter.h"
+#include "gl_context.h"
+#include "op_expectations.h"
+
+namespace kc {
+namespace {
+
+class GpuInterop : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no GPU: " << *why;
+        try {
+            context_ = std::make_unique<EglHeadlessContext>(0);
+        } catch (const std::exception& e) {
+            GTEST_SKIP() << "no headless EGL on the CUDA device: " << e.what();
+        }
+    }
+    std::unique_ptr<EglHeadlessContext> context_;
+};
+
+// Paints through `backend`, with the pixel buffer poisoned first; returns the buffer and the texture.
+std::pair<std::vector<Pixel>, std::vector<Pixel>> paint(FramePainter& painter, Canvas& canvas, const PaintJob& job) {
+    canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), ref::kPoison));
+    const auto error = painter.paint(job, canvas);
+    EXPECT_EQ(error, std::nullopt) << error.value_or("");
+    return {canvas.read_pixel_buffer(), canvas.read_texture()};
+}
+
+TEST_F(GpuInterop, EveryOpMatchesTheReferenceThroughThePixelBuffer) {
+    FramePainter painter(Backend::CudaInterop);
+    for (const PaintJob& job : ref::random_jobs(99, 120, 300)) {
+        Canvas canvas(job.params.width, job.params.height);
+        const auto [buffer, texture] = paint(painter, canvas, job);
+        ASSERT_TRUE(ref::matches_reference(job, buffer));
+        ASSERT_TRUE(ref::matches_reference(job, texture)); // what the window shows
+    }
+}
+
+TEST_F(GpuInterop, StagedBackendMatchesTheReference) {
+    FramePainter painter(Backend::CudaStaged);
+    for (const PaintJob& job : ref::random_jobs(5, 40, 300)) {
+        Canvas canvas(job.params.width, job.params.height);
+        canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), ref::kPoison));
+        ASSERT_EQ(painter.paint(job, canvas), std::nullopt);
+        ASSERT_TRUE(ref::matches_reference(job, canvas.read_texture()));
+    }
+}
+
+TEST_F(GpuInterop, LargeCanvasMatchesTheReference) {
+    FramePainter painter(Backend::CudaInterop);
+    for (const OpInfo& op : op_registry()) {
+        PaintJob job;
+        job.op = op.index;
+        job.params.width = 3840;
+        job.params.height = 2160;
+        job.params.weight = 0.37f;
+        Canvas canvas(3840, 2160);
+        ASSERT_TRUE(ref::matches_reference(job, paint(painter, canvas, job).first));
+    }
+}
+
+TEST_F(GpuInterop, RefusedLaunchLeavesBufferAndTextureUntouched) {
+    FramePainter painter(Backend::CudaInterop);
+    Canvas canvas(800, 800);
+    PaintJob good;
+    ASSERT_EQ(painter.paint(good, canvas), std::nullopt);
+    const auto shown = canvas.read_texture();
+    canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), ref::kPoison));
+    for (Dim3 bad : {Dim3{50, 30, 1}, Dim3{2048, 1, 1}, Dim3{0, 1, 1}, Dim3{1, 1, 65}}) {
+        PaintJob job = good;
+        job.launch.block = bad;
+        const auto error = painter.paint(job, canvas);
+        ASSERT_TRUE(error.has_value()) << to_string(bad);
+    }
+    for (const Pixel& p : canvas.read_pixel_buffer()) ASSERT_EQ(p, ref::kPoison);
+    EXPECT_EQ(canvas.read_texture(), shown);
+}
+
+TEST_F(GpuInterop, ResizeReRegistersTheBuffer) {
+    FramePainter painter(Backend::CudaInterop);
+    Canvas canvas(800, 800);
+    PaintJob job;
+    ASSERT_TRUE(ref::matches_reference(job, paint(painter, canvas, job).first));
+    for (auto [w, h] : {std::pair{640, 480}, {1920, 1080}, {33, 17}, {800, 800}}) {
+        canvas.resize(w, h);
+        job.params.width = w;
+        job.params.height = h;
+        ASSERT_TRUE(ref::matches_reference(job, paint(painter, canvas, job).first)) << w << "x" << h;
+    }
+}
+
+TEST_F(GpuInterop, TimingsArriveWithoutStalling) {
+    FramePainter painter(Backend::CudaInterop);
+    Canvas canvas(800, 800);
+    PaintJob job;
+    for (int i = 0; i < 20; ++i) {
+        ASSERT_EQ(painter.paint(job, canvas), std::nullopt);
+        painter.collect_timings();
+    }
+    glFinish();
+    painter.collect_timings(true);
+    EXPECT_GE(painter.times().kernel.count(), 8u);
+    EXPECT_GT(painter.times().kernel.min(), 0.0);
+    EXPECT_EQ(painter.times().map.count(), 20u);
+}
+
+} // namespace
+} // namespace kc

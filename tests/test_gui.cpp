@@ -1,0 +1,81 @@
+// The real windowed app (GLFW + ImGui) under a display (Xvfb with Mesa in CI), driven by a UI
+// script: changing op, block and weight changes the pixels as the references say, and an illegal
+// block shows its message and keeps the last picture.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "image_file.h"
+#include "op_expectations.h"
+#include "run_process.h"
+
+namespace kc {
+namespace {
+
+TEST(Gui, ScriptedPanelChangesPaintTheReferencePictures) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display: run under xvfb-run (the test script does)";
+    const std::string dir = ::testing::TempDir() + "/kc_gui";
+    std::filesystem::create_directories(dir);
+    const std::string script = dir + "/script.txt";
+    std::ofstream(script) << "backend cpu\n"
+                             "size 320x200\n"
+                             "wait 3\n"
+                             "save " << dir << "/gradient.png\n"
+                             "op checkerboard\ncell 17\nwait 3\n"
+                             "save " << dir << "/checker.png\n"
+                             "block 50x30\nwait 3\nstatus\n"
+                             "save " << dir << "/refused.png\n"
+                             "screenshot " << dir << "/refused_window.png\n"
+                             "block 50x20\nop blend\nweight 0.3\nwait 3\nstatus\n"
+                             "save " << dir << "/blend.png\n"
+                             "screenshot " << dir << "/window.png\n"
+                             "quit\n";
+    const auto r = test::run("--script " + script);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("status: refused: block 50x30x1 has 1500 threads"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("status: ok"), std::string::npos) << r.output;
+
+    PaintJob job;
+    job.params = {.width = 320, .height = 200, .weight = 0.75f, .cell = 80};
+    const auto gradient = test::load_png(dir + "/gradient.png");
+    ASSERT_EQ(gradient.width, 320);
+    EXPECT_TRUE(ref::matches_reference(job, gradient.pixels));
+
+    job.op = find_op("checkerboard")->index;
+    job.params.cell = 17;
+    const auto checker = test::load_png(dir + "/checker.png");
+    EXPECT_TRUE(ref::matches_reference(job, checker.pixels));
+    // The refused launch kept the last picture.
+    EXPECT_EQ(test::load_png(dir + "/refused.png").pixels, checker.pixels);
+
+    job.op = find_op("blend")->index;
+    job.params.weight = 0.3f;
+    job.launch.block = {50, 20, 1};
+    EXPECT_TRUE(ref::matches_reference(job, test::load_png(dir + "/blend.png").pixels));
+
+    // The window shows the panel beside the canvas: many distinct colours, not a blank frame.
+    const auto window = test::load_png(dir + "/window.png");
+    ASSERT_GT(window.width, 0);
+    std::set<std::uint32_t> colours;
+    for (const Pixel& p : window.pixels) colours.insert(p.r << 16 | p.g << 8 | p.b);
+    EXPECT_GT(colours.size(), 100u);
+}
+
+TEST(Gui, NoDisplayIsAClearErrorNotACrash) {
+    const std::string command = std::string("env -u DISPLAY -u WAYLAND_DISPLAY ") + KCANVAS_BIN + " --backend cpu 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+    const int status = pclose(pipe);
+    ASSERT_TRUE(WIFEXITED(status)) << out;
+    EXPECT_EQ(WEXITSTATUS(status), 1) << out;
+    EXPECT_NE(out.find("cannot open a window"), std::string::npos) << out;
+}
+
+} // namespace
+} // namespace kc

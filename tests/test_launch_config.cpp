@@ -1,0 +1,124 @@
+// Launch-configuration checks: limits, round-up grids, the tutorial preset, refusals.
+#include <gtest/gtest.h>
+
+#include "launch_config.h"
+#include "reference.h"
+
+namespace kc {
+namespace {
+
+std::string error_for(Dim3 block, int w = 800, int h = 800) {
+    LaunchConfig l;
+    l.block = block;
+    return launch_error(l, w, h, universal_limits()).value_or("");
+}
+
+TEST(LaunchConfig, AcceptsLegalBlocks) {
+    EXPECT_EQ(error_for({32, 8, 1}), "");
+    EXPECT_EQ(error_for({32, 32, 1}), ""); // exactly 1024 threads
+    EXPECT_EQ(error_for({1024, 1, 1}), "");
+    EXPECT_EQ(error_for({1, 1024, 1}), "");
+    EXPECT_EQ(error_for({1, 1, 64}), "");
+    EXPECT_EQ(error_for({50, 20, 1}), "");
+}
+
+TEST(LaunchConfig, RefusesOversizedBlocksNamingTheLimitAndNumbers) {
+    const std::string e = error_for({50, 30, 1});
+    EXPECT_NE(e.find("1500"), std::string::npos) << e;
+    EXPECT_NE(e.find("1024"), std::string::npos) << e;
+    EXPECT_NE(error_for({1025, 1, 1}).find("block x = 1025"), std::string::npos);
+    EXPECT_NE(error_for({1, 1025, 1}).find("block y = 1025"), std::string::npos);
+    EXPECT_NE(error_for({1, 1, 65}).find("block z = 65"), std::string::npos);
+    EXPECT_NE(error_for({33, 32, 1}).find("1056"), std::string::npos);
+}
+
+TEST(LaunchConfig, RefusesZeroAndNegativeDimensions) {
+    EXPECT_NE(error_for({0, 8, 1}), "");
+    EXPECT_NE(error_for({8, -1, 1}), "");
+    LaunchConfig l;
+    l.auto_grid = false;
+    l.grid = {0, 4, 1};
+    EXPECT_NE(launch_error(l, 800, 800, universal_limits()).value_or("").find("grid"), std::string::npos);
+}
+
+TEST(LaunchConfig, RefusesGridsOverTheLimit) {
+    LaunchConfig l;
+    l.auto_grid = false;
+    l.grid = {1, 65536, 1};
+    EXPECT_NE(launch_error(l, 800, 800, universal_limits()).value_or("").find("65535"), std::string::npos);
+    l.grid = {1, 1, 65536};
+    EXPECT_NE(launch_error(l, 800, 800, universal_limits()).value_or("").find("grid z"), std::string::npos);
+    l.grid = {2147483647, 1, 1};
+    EXPECT_EQ(launch_error(l, 800, 800, universal_limits()), std::nullopt);
+}
+
+TEST(LaunchConfig, DeviceLimitsApplyWhenTighter) {
+    DeviceLimits small;
+    small.max_threads_per_block = 512;
+    LaunchConfig l;
+    l.block = {32, 32, 1};
+    EXPECT_NE(launch_error(l, 800, 800, small).value_or("").find("512"), std::string::npos);
+}
+
+TEST(LaunchConfig, AutoGridRoundsUp) {
+    EXPECT_EQ(auto_grid({32, 8, 1}, 800, 800, Mapping::TwoD), (Dim3{25, 100, 1}));
+    EXPECT_EQ(auto_grid({32, 8, 1}, 801, 801, Mapping::TwoD), (Dim3{26, 101, 1}));
+    EXPECT_EQ(auto_grid({50, 20, 1}, 3840, 2160, Mapping::TwoD), (Dim3{77, 108, 1}));
+    const Dim3 linear = auto_grid({50, 20, 1}, 800, 800, Mapping::Linear);
+    EXPECT_GE(linear.count() * 1000, 640000);
+    EXPECT_LT((linear.count() - 1) * 1000, 640000 + 1000LL * linear.x);
+    for (Mapping m : {Mapping::TwoD, Mapping::Linear, Mapping::GridStride})
+        for (int w : {1, 7, 800, 3840})
+            EXPECT_TRUE(coverage({.block = {32, 8, 1}, .mapping = m}, w, w / 2 + 1).covers_all());
+}
+
+TEST(LaunchConfig, TutorialPresetCoversExactlyWithLinearMapping) {
+    const LaunchConfig t = tutorial_preset();
+    EXPECT_EQ(t.block, (Dim3{50, 20, 1}));
+    EXPECT_EQ(t.grid, (Dim3{80, 8, 1}));
+    EXPECT_EQ(t.mapping, Mapping::Linear);
+    const Coverage c = coverage(t, 800, 800);
+    EXPECT_EQ(c.threads, 640000);
+    EXPECT_TRUE(c.covers_all());
+    EXPECT_EQ(c.repeated_writes, 0);
+    // With 2d indexing the same grid reaches only rows 0..159: the tutorial's flattening matters.
+    LaunchConfig two_d = t;
+    two_d.mapping = Mapping::TwoD;
+    EXPECT_EQ(coverage(two_d, 800, 800).covered_pixels, 800 * 160);
+}
+
+TEST(LaunchConfig, CoverageMatchesBruteForceCount) {
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 300; ++trial) {
+        LaunchConfig l;
+        l.block = {1 + int(rng() % 40), 1 + int(rng() % 12), 1 + int(rng() % 2)};
+        l.auto_grid = rng() % 3 == 0;
+        l.grid = {1 + int(rng() % 9), 1 + int(rng() % 9), 1 + int(rng() % 2)};
+        l.mapping = static_cast<Mapping>(rng() % 3);
+        const int w = 1 + int(rng() % 70), h = 1 + int(rng() % 50);
+        const auto count = ref::writes_per_pixel(l, resolved_grid(l, w, h), w, h);
+        long long covered = 0, repeated = 0;
+        for (int c : count) covered += c > 0, repeated += c > 1 ? c - 1 : 0;
+        const Coverage c = coverage(l, w, h);
+        ASSERT_EQ(c.covered_pixels, covered) << to_string(l.block) << " " << w << "x" << h;
+        ASSERT_EQ(c.repeated_writes, repeated);
+    }
+}
+
+TEST(LaunchConfig, ParsesDimensions) {
+    EXPECT_EQ(parse_dim3("32x8"), (Dim3{32, 8, 1}));
+    EXPECT_EQ(parse_dim3("50X20x1"), (Dim3{50, 20, 1}));
+    EXPECT_EQ(parse_dim3("256"), (Dim3{256, 1, 1}));
+    EXPECT_EQ(parse_dim3("0x0"), (Dim3{0, 0, 1}));
+    for (const char* bad : {"", "x", "32x", "x8", "32x8x1x1", "abc", "32*8", "3 2"}) EXPECT_EQ(parse_dim3(bad), std::nullopt) << bad;
+}
+
+TEST(LaunchConfig, CanvasSizeLimits) {
+    EXPECT_EQ(canvas_size_error(800, 800), std::nullopt);
+    EXPECT_EQ(canvas_size_error(16384, 16384), std::nullopt);
+    EXPECT_NE(canvas_size_error(0, 800), std::nullopt);
+    EXPECT_NE(canvas_size_error(16385, 10), std::nullopt);
+}
+
+} // namespace
+} // namespace kc

@@ -1,6 +1,7 @@
 #include "canvas.h"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -58,7 +59,9 @@ Canvas::Canvas(int width, int height) {
 void Canvas::resize(int width, int height) {
     width_ = width;
     height_ = height;
-    ++generation_;
+    // Unique across canvases: a new canvas must never look like the one CUDA registered before.
+    static std::atomic<std::uint64_t> next_generation{1};
+    generation_ = next_generation++;
     pixel_buffer_ = GlBuffer::create();
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer_.id());
     glBufferData(GL_PIXEL_UNPACK_BUFFER, static_cast<GLsizeiptr>(bytes()), nullptr, GL_STREAM_DRAW);

@@ -17,6 +17,7 @@ class Canvas {
 public:
     Canvas(int width, int height);
     // Re-creates the buffer and the texture; generation() changes so CUDA re-registers.
+    // Generations are unique across all canvases.
     void resize(int width, int height);
     int width() const { return width_; }
     int height() const { return height_; }

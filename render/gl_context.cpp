@@ -48,8 +48,14 @@ EglHeadlessContext::EglHeadlessContext(int cuda_device) {
     // Client extensions first: with no display, glad loads the device-enumeration entry points.
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
         throw ContextError("cannot load libEGL.so.1: headless rendering needs the EGL loader (libegl1)");
-    if (!GLAD_EGL_EXT_device_enumeration || !GLAD_EGL_EXT_platform_device)
-        throw ContextError("this EGL has no device platform (EGL_EXT_device_enumeration / EGL_EXT_platform_device)");
+    // EGL_EXT_device_base bundles enumeration and query; what matters is that the entry points exist.
+    if (!eglQueryDevicesEXT || !eglGetPlatformDisplayEXT || !eglQueryDeviceAttribEXT) {
+        const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+        throw ContextError(fmt::format("this EGL has no device platform (EGL_EXT_device_enumeration, "
+                                       "EGL_EXT_platform_device); its client extensions: {}. Is a GPU driver's EGL "
+                                       "vendor library installed (glvnd: __EGL_VENDOR_LIBRARY_FILENAMES)?",
+                                       client ? client : "none"));
+    }
 
     EGLint count = 0;
     eglQueryDevicesEXT(0, nullptr, &count);
@@ -61,7 +67,7 @@ EglHeadlessContext::EglHeadlessContext(int cuda_device) {
     int chosen = -1;
     for (int i = 0; i < count && cuda_device >= 0 && chosen < 0; ++i) {
         EGLAttrib cuda = -1;
-        if (GLAD_EGL_NV_device_cuda && eglQueryDeviceAttribEXT(devices[i], EGL_CUDA_DEVICE_NV, &cuda) &&
+        if (eglQueryDeviceAttribEXT(devices[i], EGL_CUDA_DEVICE_NV, &cuda) &&
             cuda == cuda_device)
             chosen = i;
     }

@@ -102,8 +102,9 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     if (!t.kernel.empty()) {
         ImGui::Text("Bandwidth %.1f GB/s (mean kernel time)", bytes / (t.kernel.mean() * 1e3));
         const auto history = t.kernel.history();
-        ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0, "kernel us", 0.0f, FLT_MAX,
-                         ImVec2(-1, 60));
+        const float top = *std::max_element(history.begin(), history.end()) * 1.15f;
+        ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0, "kernel time (us), 0 at the bottom",
+                         0.0f, top, ImVec2(-1, 60));
     }
     ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
     ImGui::Checkbox("VSync", &s.vsync);

@@ -36,12 +36,14 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
                             {"mapping", mapping_name(job.launch.mapping)},
                             {"view", view_name(job.view)},
                             {"backend", backend},
+                            {"present", backend == "cuda-interop" ? present_name(o.present) : "upload"},
                             {"device", device},
                             {"frames", o.frames},
                             {"bytes_per_frame", bytes},
                             {"kernel", stats_json(t.kernel)},
                             {"kernel_gbs", gbs}};
-        for (auto [name, stats] : {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}})
+        for (auto [name, stats] : {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload},
+                                  {"present", &t.present}})
             if (!stats->empty()) j[name] = stats_json(*stats);
         fmt::print("{}\n", j.dump(2));
         return;
@@ -60,6 +62,7 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
     line("unmap", t.unmap);
     line("copy", t.copy);
     line("upload", t.upload);
+    line("present", t.present);
 }
 
 // The CPU backend needs no GL: used headless when no EGL device exists (CI, laptops).
@@ -113,6 +116,7 @@ int run_headless(const Options& o) {
 
     try {
         FramePainter painter(o.backend);
+        painter.set_present(o.present);
         Canvas canvas(job.params.width, job.params.height);
         for (int f = 0; f < o.frames; ++f) {
             if (auto error = painter.paint(job, canvas)) {

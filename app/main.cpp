@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
     if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
     const kc::Options& options = std::get<kc::Options>(parsed);
     try {
+        if (options.bench) return kc::run_bench(*options.bench);
         return options.headless ? kc::run_headless(options) : kc::run_windowed(options);
     } catch (const std::exception& e) {
         fmt::print(stderr, "kcanvas: {}\n", e.what());

@@ -24,6 +24,7 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
                  "Without --headless it opens a window. Exit codes: 0 ok, 1 no usable GPU/display/EGL,\n"
                  "2 bad input (unknown op, malformed flag, a launch the device cannot run).",
                  "kcanvas"};
+    std::string present = "pbo";
     std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels", backend = "auto";
     bool tutorial = false;
     app.add_flag("--headless", o.headless, "Render without a window (EGL on the GPU's device platform)");
@@ -42,8 +43,28 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     app.add_option("--out", o.out, "Headless: write the last frame to this PNG (or .jpg) file");
     app.add_flag("--json", o.json, "Headless: print the timings as JSON");
     app.add_option("--backend", backend, "cuda-interop, cuda-staged, cpu, or auto (the first that works)")->capture_default_str();
+    app.add_option("--present", present,
+                   "cuda-interop's way into the texture: pbo (pixel buffer + glTexSubImage2D) or texture "
+                   "(CUDA copies into the registered texture)")->capture_default_str();
     app.add_flag("!--no-vsync", o.vsync, "Window: do not wait for the display's refresh (for measuring)");
     app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
+
+    BenchOptions bench;
+    CLI::App* bench_cmd = app.add_subcommand(
+        "bench", "Time every op x size x backend x present path (CUDA events, warm-up, medians) next to a "
+                 "device-to-device copy of the same bytes; prints a table, writes CSV and JSON");
+    bench_cmd->add_option("--ops", bench.ops, "Ops to run (default: all)")->delimiter(',');
+    bench_cmd->add_option("--sizes", bench.sizes, "Canvas sizes WxH")->delimiter(',')->capture_default_str();
+    bench_cmd->add_option("--present", bench.presents, "cuda-interop present paths: pbo, texture")
+        ->delimiter(',')->capture_default_str();
+    bench_cmd->add_option("--backend", bench.backends, "Backends: cuda-interop, cuda-staged, cpu")
+        ->delimiter(',')->capture_default_str();
+    bench_cmd->add_option("--block", bench.block, "Block shape")->capture_default_str();
+    bench_cmd->add_option("--reps", bench.reps, "Timed frames per row")->check(CLI::Range(1, 100000))->capture_default_str();
+    bench_cmd->add_option("--warmup", bench.warmup, "Untimed frames first")->check(CLI::Range(0, 100000))->capture_default_str();
+    bench_cmd->add_option("--csv", bench.csv, "CSV output file")->capture_default_str();
+    bench_cmd->add_option("--json-out", bench.json, "JSON output file")->capture_default_str();
+    bench_cmd->add_flag("--sweep-blocks", bench.sweep_blocks, "Time every block shape per op and size; print the best");
 
     try {
         app.parse(argc, argv);
@@ -55,6 +76,10 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         return 2;
     }
 
+    if (bench_cmd->parsed()) {
+        o.bench = bench;
+        return o;
+    }
     auto fail = [](const std::string& message) {
         fmt::print(stderr, "kcanvas: {}\n", message);
         return 2;
@@ -82,6 +107,9 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         o.backend = parse_backend(backend);
         if (!o.backend) return fail(fmt::format("unknown --backend '{}': choose cuda-interop, cuda-staged, cpu or auto", backend));
     }
+    const auto p = parse_present(present);
+    if (!p) return fail(fmt::format("unknown --present '{}': choose pbo or texture", present));
+    o.present = *p;
     if (!o.headless && (!o.out.empty() || o.json))
         return fail("--out and --json need --headless");
     return o;

@@ -4,6 +4,7 @@
 #include <string>
 #include <variant>
 
+#include "bench.h"
 #include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
@@ -22,8 +23,10 @@ struct Options {
     std::string out;  // headless: write the last frame here
     bool json = false;
     std::optional<Backend> backend; // nullopt: the best one available
+    Present present = Present::PixelBuffer;
     bool vsync = true;
     std::string script; // windowed: run this UI script (tests, demos), then quit
+    std::optional<BenchOptions> bench; // `kcanvas bench ...`
 };
 
 // Parses argv. On --help, or a malformed or unknown flag, prints what is needed and returns the

@@ -75,6 +75,10 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             const auto b = parse_backend(c.arg);
             if (!b) throw bad("unknown backend");
             s.requested_backend = *b;
+        } else if (c.verb == "present") {
+            const auto pr = parse_present(c.arg);
+            if (!pr) throw bad("unknown present path");
+            s.requested_present = *pr;
         } else if (c.verb == "vsync") {
             s.vsync = c.arg == "on";
         } else if (c.verb == "wait") {

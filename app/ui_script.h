@@ -2,7 +2,7 @@
 // A scripted input mode for the windowed app (--script FILE): each line sets what the panel
 // sets, waits frames, or saves pictures, so tests and demos can drive the real window.
 //   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH
-//   backend B | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
+//   backend B | present pbo|texture | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
 //   status (prints "refused: ..." or "ok") | quit
 #include <deque>
 #include <functional>

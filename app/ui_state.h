@@ -15,6 +15,7 @@ struct UiState {
     int edit_height = 800;
     bool apply_size = false;
     Backend requested_backend = Backend::Cpu;
+    Present requested_present = Present::PixelBuffer;
     bool vsync = true;
     bool quit = false;
     std::optional<std::string> refusal; // why the last paint was refused; the old picture stays

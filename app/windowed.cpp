@@ -83,6 +83,7 @@ void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindo
             s.requested_backend = painter.backend();
         }
     }
+    if (s.requested_present != painter.present()) painter.set_present(s.requested_present);
     if (s.vsync != vsync_now) {
         window.set_vsync(s.vsync);
         vsync_now = s.vsync;
@@ -96,6 +97,7 @@ int run_windowed(const Options& o) {
     GlfwWindow window(1280, 860, "Kernel Canvas", o.vsync);
     ImGuiSession imgui(window.handle(), o.script.empty() ? ini_path() : std::string());
     FramePainter painter(o.backend);
+    painter.set_present(o.present);
     Canvas canvas(o.width, o.height);
     std::unique_ptr<UiScript> script = o.script.empty() ? nullptr : std::make_unique<UiScript>(o.script);
 
@@ -104,6 +106,7 @@ int run_windowed(const Options& o) {
     state.edit_width = o.width;
     state.edit_height = o.height;
     state.requested_backend = painter.backend();
+    state.requested_present = painter.present();
     state.vsync = o.vsync;
     bool vsync_now = o.vsync;
     int fb_w = 0, fb_h = 0;

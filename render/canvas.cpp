@@ -21,7 +21,11 @@ const char* kFragmentShader = R"(#version 330 core
 in vec2 uv;
 out vec4 colour;
 uniform sampler2D image;
-void main() { colour = vec4(texture(image, uv).rgb, 1.0); })";
+uniform bool swap_red_blue;
+void main() {
+    vec3 c = texture(image, uv).rgb;
+    colour = vec4(swap_red_blue ? c.bgr : c, 1.0);
+})";
 
 GLuint compile(GLenum type, const char* source) {
     GLuint shader = glCreateShader(type);
@@ -53,6 +57,7 @@ Canvas::Canvas(int width, int height) {
     glGetProgramiv(program_.id(), GL_LINK_STATUS, &ok);
     if (!ok) throw std::runtime_error("canvas shader program failed to link");
     vertex_array_ = GlVertexArray::create();
+    swap_red_blue_location_ = glGetUniformLocation(program_.id(), "swap_red_blue");
     resize(width, height);
 }
 
@@ -62,6 +67,7 @@ void Canvas::resize(int width, int height) {
     // Unique across canvases: a new canvas must never look like the one CUDA registered before.
     static std::atomic<std::uint64_t> next_generation{1};
     generation_ = next_generation++;
+    texture_holds_raw_bgra_ = false;
     pixel_buffer_ = GlBuffer::create();
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer_.id());
     glBufferData(GL_PIXEL_UNPACK_BUFFER, static_cast<GLsizeiptr>(bytes()), nullptr, GL_STREAM_DRAW);
@@ -90,6 +96,7 @@ void Canvas::resize(int width, int height) {
 }
 
 void Canvas::upload_from_pixel_buffer() {
+    texture_holds_raw_bgra_ = false;
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer_.id());
     glBindTexture(GL_TEXTURE_2D, texture_.id());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
@@ -100,6 +107,7 @@ void Canvas::upload_from_pixel_buffer() {
 }
 
 void Canvas::upload_from_host(const Pixel* pixels) {
+    texture_holds_raw_bgra_ = false;
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     glBindTexture(GL_TEXTURE_2D, texture_.id());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
@@ -120,6 +128,7 @@ Rect Canvas::draw(const Rect& viewport) const {
     }
     glViewport(r.x, r.y, r.w, r.h);
     glUseProgram(program_.id());
+    glUniform1i(swap_red_blue_location_, texture_holds_raw_bgra_ ? 1 : 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture_.id());
     glBindVertexArray(vertex_array_.id());
@@ -153,7 +162,7 @@ std::vector<Pixel> Canvas::read_texture() const {
     glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_.id(), 0);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glReadPixels(0, 0, width_, height_, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, pixels.data());
+    glReadPixels(0, 0, width_, height_, texture_holds_raw_bgra_ ? GL_RGBA : GL_BGRA, GL_UNSIGNED_BYTE, pixels.data());
     glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
     return pixels;
 }

@@ -29,6 +29,9 @@ public:
 
     void upload_from_pixel_buffer(); // pixel buffer -> texture (the zero-copy path)
     void upload_from_host(const Pixel* pixels); // host memory -> texture
+    // CUDA copied canvas pixels (B,G,R,A bytes) straight into the texture's RGBA8 storage: red and
+    // blue sit in each other's channels, so drawing and reading swap them back.
+    void mark_texture_written_raw() { texture_holds_raw_bgra_ = true; }
     // Draws the texture aspect-fit into `viewport` of the bound framebuffer; returns where it landed.
     Rect draw(const Rect& viewport) const;
 
@@ -43,6 +46,8 @@ private:
     GlTexture texture_;
     GlProgram program_;
     GlVertexArray vertex_array_;
+    GLint swap_red_blue_location_ = -1;
+    bool texture_holds_raw_bgra_ = false;
 };
 
 // The bound framebuffer's colour (e.g. the window: canvas and panel), rows top first.

@@ -38,6 +38,36 @@ CudaGlBuffer::~CudaGlBuffer() {
     if (resource_) KC_CUDA_CHECK_PRINT(cudaGraphicsUnregisterResource(resource_));
 }
 
+CudaGlImage::CudaGlImage(GLuint texture) {
+    KC_CUDA_CHECK_THROW(
+        cudaGraphicsGLRegisterImage(&resource_, texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsWriteDiscard));
+}
+
+CudaGlImage::CudaGlImage(CudaGlImage&& o) noexcept : resource_(std::exchange(o.resource_, nullptr)) {}
+
+CudaGlImage& CudaGlImage::operator=(CudaGlImage&& o) noexcept {
+    if (this != &o) {
+        if (resource_) KC_CUDA_CHECK_PRINT(cudaGraphicsUnregisterResource(resource_));
+        resource_ = std::exchange(o.resource_, nullptr);
+    }
+    return *this;
+}
+
+CudaGlImage::~CudaGlImage() {
+    if (resource_) KC_CUDA_CHECK_PRINT(cudaGraphicsUnregisterResource(resource_));
+}
+
+void CudaGlImage::copy_from_device(const Pixel* pixels, int width, int height, cudaStream_t stream) {
+    KC_CUDA_CHECK_THROW(cudaGraphicsMapResources(1, &resource_, stream));
+    cudaArray_t array = nullptr;
+    cudaError_t e = cudaGraphicsSubResourceGetMappedArray(&array, resource_, 0, 0);
+    if (e == cudaSuccess)
+        e = cudaMemcpy2DToArrayAsync(array, 0, 0, pixels, std::size_t(width) * sizeof(Pixel), std::size_t(width) * sizeof(Pixel),
+                                     height, cudaMemcpyDeviceToDevice, stream);
+    KC_CUDA_CHECK_PRINT(cudaGraphicsUnmapResources(1, &resource_, stream));
+    if (e != cudaSuccess) throw CudaError(e, "copy into the mapped GL texture", __FILE__, __LINE__);
+}
+
 ScopedCudaMap::ScopedCudaMap(const CudaGlBuffer& buffer, cudaStream_t stream)
     : resource_(buffer.resource()), stream_(stream) {
     KC_CUDA_CHECK_THROW(cudaGraphicsMapResources(1, &resource_, stream_));

@@ -56,4 +56,23 @@ private:
     std::size_t bytes_ = 0;
 };
 
+// A GL texture registered with CUDA as an image, for write-discard copies into its array.
+class CudaGlImage {
+public:
+    CudaGlImage() = default;
+    explicit CudaGlImage(GLuint texture); // throws CudaError when registration fails
+    CudaGlImage(CudaGlImage&& o) noexcept;
+    CudaGlImage& operator=(CudaGlImage&& o) noexcept;
+    CudaGlImage(const CudaGlImage&) = delete;
+    CudaGlImage& operator=(const CudaGlImage&) = delete;
+    ~CudaGlImage();
+    explicit operator bool() const { return resource_ != nullptr; }
+
+    // Copies width*height pixels from device memory into the texture (mapped for the copy only).
+    void copy_from_device(const Pixel* pixels, int width, int height, cudaStream_t stream);
+
+private:
+    cudaGraphicsResource* resource_ = nullptr;
+};
+
 } // namespace kc

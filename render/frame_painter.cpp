@@ -39,6 +39,14 @@ std::optional<Backend> parse_backend(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view present_name(Present p) { return p == Present::PixelBuffer ? "pbo" : "texture"; }
+
+std::optional<Present> parse_present(std::string_view name) {
+    for (Present p : kAllPresents)
+        if (present_name(p) == name) return p;
+    return std::nullopt;
+}
+
 struct FramePainter::CpuState {
     CpuGridEmulator emulator;
     std::vector<Pixel> pixels;
@@ -49,9 +57,11 @@ struct FramePainter::CudaState {
     DeviceInfo info;
     CudaStream stream = CudaStream::create();
     GpuTimerRing kernel_timer, copy_timer;
-    CudaGlBuffer registration; // cuda-interop: the canvas' pixel buffer, registered
+    CudaGlBuffer registration; // cuda-interop, pbo: the canvas' pixel buffer, registered
     std::uint64_t registered_generation = 0;
-    DeviceBuffer<Pixel> device_pixels; // cuda-staged
+    CudaGlImage texture_registration; // cuda-interop, texture: the canvas' texture, registered
+    std::uint64_t texture_generation = 0;
+    DeviceBuffer<Pixel> device_pixels; // cuda-staged and cuda-interop/texture: the kernel's output
     PinnedBuffer<Pixel> host_pixels;
 
     explicit CudaState(int device) : info(query_device(device)) {}
@@ -101,6 +111,11 @@ FramePainter::FramePainter(std::optional<Backend> forced) : cpu_(std::make_uniqu
 
 FramePainter::~FramePainter() = default;
 
+void FramePainter::set_present(Present p) {
+    if (p != present_) times_.clear();
+    present_ = p;
+}
+
 bool FramePainter::set_backend(Backend b) {
     if (!unavailable_reason(b).empty()) return false;
     if (b != backend_) times_.clear();
@@ -141,6 +156,24 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
 #ifdef KC_HAVE_CUDA
     case Backend::CudaInterop: {
         CudaState& c = *cuda_;
+        if (present_ == Present::Texture) {
+            if (c.device_pixels.size() != canvas.pixel_count()) c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
+            if (!c.texture_registration || c.texture_generation != canvas.generation()) {
+                c.texture_registration = CudaGlImage(); // unregister the old texture first
+                c.texture_registration = CudaGlImage(canvas.texture());
+                c.texture_generation = canvas.generation();
+            }
+            bool timed = c.kernel_timer.begin(c.stream.get());
+            cuda_paint(job, limits, c.device_pixels.data(), c.stream.get());
+            if (timed) c.kernel_timer.end(c.stream.get());
+            const auto t_present = Clock::now();
+            timed = c.copy_timer.begin(c.stream.get());
+            c.texture_registration.copy_from_device(c.device_pixels.data(), canvas.width(), canvas.height(), c.stream.get());
+            if (timed) c.copy_timer.end(c.stream.get());
+            times_.present.add(micros_since(t_present));
+            canvas.mark_texture_written_raw();
+            break;
+        }
         if (!c.registration || c.registered_generation != canvas.generation()) {
             c.registration = CudaGlBuffer(); // unregister the old buffer first
             c.registration = CudaGlBuffer(canvas.pixel_buffer());

@@ -23,11 +23,21 @@ constexpr std::array kAllBackends{Backend::CudaInterop, Backend::CudaStaged, Bac
 std::string_view backend_name(Backend b);
 std::optional<Backend> parse_backend(std::string_view name);
 
+// How cuda-interop gets the kernel's pixels into the displayed texture:
+//   pbo      the kernel writes the GL pixel buffer; glTexSubImage2D uploads it into the texture
+//   texture  the kernel writes CUDA memory; cudaMemcpy2DToArray copies it straight into the GL
+//            texture (registered as an image), with no GL upload at all
+enum class Present { PixelBuffer, Texture };
+constexpr std::array kAllPresents{Present::PixelBuffer, Present::Texture};
+std::string_view present_name(Present p);
+std::optional<Present> parse_present(std::string_view name);
+
 // Per-stage times in microseconds. `map`, `unmap` are CPU wall time of the CUDA calls; `kernel`
-// and `copy` are CUDA events (the CPU emulator's wall time for cpu); `upload` is a GL timer query.
+// and `copy` are CUDA events (the CPU emulator's wall time for cpu); `upload` is a GL timer query;
+// `present` is the CPU wall time of mapping the texture, copying into it and unmapping.
 struct StageTimes {
-    TimingStats map, kernel, unmap, copy, upload;
-    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(); }
+    TimingStats map, kernel, unmap, copy, upload, present;
+    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), present.clear(); }
 };
 
 struct DeviceSummary {
@@ -48,6 +58,8 @@ public:
     // Empty when the backend works here, otherwise why not.
     const std::string& unavailable_reason(Backend b) const { return why_not_[static_cast<int>(b)]; }
     bool set_backend(Backend b); // false (and no change) when unavailable
+    Present present() const { return present_; }
+    void set_present(Present p);
     DeviceSummary device() const;
     int cuda_device() const; // -1 without CUDA
 
@@ -65,6 +77,7 @@ private:
     std::unique_ptr<CudaState> cuda_;
     std::unique_ptr<CpuState> cpu_;
     Backend backend_ = Backend::Cpu;
+    Present present_ = Present::PixelBuffer;
     std::array<std::string, 3> why_not_;
     StageTimes times_;
     GlTimerRing upload_timer_;

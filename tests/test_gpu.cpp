@@ -36,11 +36,31 @@ std::pair<std::vector<Pixel>, std::vector<Pixel>> paint(FramePainter& painter, C
 
 TEST_F(GpuInterop, EveryOpMatchesTheReferenceThroughThePixelBuffer) {
     FramePainter painter(Backend::CudaInterop);
+    painter.set_present(Present::PixelBuffer);
     for (const PaintJob& job : ref::random_jobs(99, 120, 300)) {
         Canvas canvas(job.params.width, job.params.height);
         const auto [buffer, texture] = paint(painter, canvas, job);
         ASSERT_TRUE(ref::matches_reference(job, buffer));
         ASSERT_TRUE(ref::matches_reference(job, texture)); // what the window shows
+    }
+}
+
+TEST_F(GpuInterop, EveryOpMatchesTheReferenceThroughTheRegisteredTexture) {
+    FramePainter painter(Backend::CudaInterop);
+    painter.set_present(Present::Texture);
+    for (const PaintJob& job : ref::random_jobs(98, 120, 300)) {
+        Canvas canvas(job.params.width, job.params.height);
+        const auto [buffer, texture] = paint(painter, canvas, job);
+        ASSERT_TRUE(ref::matches_reference(job, texture));
+        for (const Pixel& p : buffer) ASSERT_EQ(p, ref::kPoison); // this path never touches the pixel buffer
+    }
+    // Resizing re-registers the texture.
+    Canvas canvas(64, 64);
+    for (auto [w, h] : {std::pair{640, 480}, {33, 17}}) {
+        canvas.resize(w, h);
+        PaintJob job;
+        job.params.width = w, job.params.height = h;
+        ASSERT_TRUE(ref::matches_reference(job, paint(painter, canvas, job).second));
     }
 }
 
@@ -56,6 +76,7 @@ TEST_F(GpuInterop, StagedBackendMatchesTheReference) {
 
 TEST_F(GpuInterop, LargeCanvasMatchesTheReference) {
     FramePainter painter(Backend::CudaInterop);
+    painter.set_present(Present::PixelBuffer);
     for (const OpInfo& op : op_registry()) {
         PaintJob job;
         job.op = op.index;
@@ -69,6 +90,7 @@ TEST_F(GpuInterop, LargeCanvasMatchesTheReference) {
 
 TEST_F(GpuInterop, RefusedLaunchLeavesBufferAndTextureUntouched) {
     FramePainter painter(Backend::CudaInterop);
+    painter.set_present(Present::PixelBuffer);
     Canvas canvas(800, 800);
     PaintJob good;
     ASSERT_EQ(painter.paint(good, canvas), std::nullopt);
@@ -86,6 +108,7 @@ TEST_F(GpuInterop, RefusedLaunchLeavesBufferAndTextureUntouched) {
 
 TEST_F(GpuInterop, ResizeReRegistersTheBuffer) {
     FramePainter painter(Backend::CudaInterop);
+    painter.set_present(Present::PixelBuffer);
     Canvas canvas(800, 800);
     PaintJob job;
     ASSERT_TRUE(ref::matches_reference(job, paint(painter, canvas, job).first));

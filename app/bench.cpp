@@ -1,0 +1,274 @@
+#include "bench.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <memory>
+
+#include "gl_context.h"
+#include "registry.h"
+#ifdef KC_HAVE_CUDA
+#include "cuda_device.h"
+#include "cuda_raii.h"
+#endif
+
+namespace kc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+}
+
+// Median time of a device-to-device copy of `bytes` (the bandwidth floor every op is compared to).
+double copy_median_us(std::size_t bytes, int reps) {
+#ifdef KC_HAVE_CUDA
+    DeviceBuffer<std::uint8_t> src(bytes), dst(bytes);
+    KC_CUDA_CHECK_THROW(cudaMemset(src.data(), 1, bytes));
+    CudaEvent start = CudaEvent::create(), stop = CudaEvent::create();
+    std::vector<double> times;
+    for (int i = 0; i < reps + 10; ++i) {
+        KC_CUDA_CHECK_THROW(cudaEventRecord(start.get()));
+        KC_CUDA_CHECK_THROW(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice));
+        KC_CUDA_CHECK_THROW(cudaEventRecord(stop.get()));
+        KC_CUDA_CHECK_THROW(cudaEventSynchronize(stop.get()));
+        float ms = 0;
+        KC_CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+        if (i >= 10) times.push_back(ms * 1000.0);
+    }
+    return median(times);
+#else
+    (void)bytes, (void)reps;
+    return 0.0;
+#endif
+}
+
+// An offscreen target the size of the canvas: "draw" in a headless frame means drawing here.
+struct Screen {
+    GlTexture colour = GlTexture::create();
+    GlFramebuffer fbo = GlFramebuffer::create();
+    Screen(int w, int h) {
+        glBindTexture(GL_TEXTURE_2D, colour.id());
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+        glBindTexture(GL_TEXTURE_2D, 0);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo.id());
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, colour.id(), 0);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+};
+
+struct Row {
+    std::string op, size, backend, present, block;
+    double frame_us, kernel_us, gbs, copy_gbs, pct_of_copy, map_us, unmap_us, copy_us, upload_us, present_us;
+};
+
+bool parse_size(const std::string& s, int& w, int& h) {
+    const auto d = parse_dim3(s);
+    if (!d || d->z != 1) return false;
+    w = d->x, h = d->y;
+    return !canvas_size_error(w, h);
+}
+
+} // namespace
+
+std::vector<BlockTiming> sweep_blocks(FramePainter& painter, Canvas& canvas, PaintJob job, int reps) {
+    std::vector<Dim3> blocks{{50, 20, 1}};
+    for (int x = 1; x <= 1024; x *= 2)
+        for (int y = 1; x * y <= 1024; y *= 2)
+            if (x * y >= 32) blocks.push_back({x, y, 1});
+    job.launch.auto_grid = true;
+    job.launch.mapping = Mapping::TwoD;
+    std::vector<BlockTiming> results;
+    for (const Dim3& b : blocks) {
+        job.launch.block = b;
+        painter.times().clear();
+        bool refused = false;
+        for (int i = 0; i < reps + 5 && !refused; ++i) {
+            refused = painter.paint(job, canvas).has_value();
+            painter.collect_timings();
+        }
+        glFinish();
+        painter.collect_timings(true);
+        if (!refused && !painter.times().kernel.empty()) results.push_back({b, painter.times().kernel.median()});
+    }
+    painter.times().clear();
+    std::sort(results.begin(), results.end(), [](auto& a, auto& b) { return a.median_us < b.median_us; });
+    return results;
+}
+
+int run_bench(const BenchOptions& o) {
+    std::vector<const OpInfo*> ops;
+    for (const std::string& name : o.ops) {
+        const OpInfo* op = find_op(name);
+        if (!op) {
+            fmt::print(stderr, "kcanvas bench: unknown op '{}': choose from {}\n", name, op_names());
+            return 2;
+        }
+        ops.push_back(op);
+    }
+    if (ops.empty())
+        for (const OpInfo& op : op_registry()) ops.push_back(&op);
+    std::vector<std::pair<int, int>> sizes;
+    for (const std::string& s : o.sizes) {
+        int w, h;
+        if (!parse_size(s, w, h)) {
+            fmt::print(stderr, "kcanvas bench: bad size '{}' (WxH, each side 1..{})\n", s, kMaxCanvasSide);
+            return 2;
+        }
+        sizes.emplace_back(w, h);
+    }
+    std::vector<Backend> backends;
+    for (const std::string& b : o.backends) {
+        const auto backend = parse_backend(b);
+        if (!backend) {
+            fmt::print(stderr, "kcanvas bench: unknown backend '{}'\n", b);
+            return 2;
+        }
+        backends.push_back(*backend);
+    }
+    std::vector<Present> presents;
+    for (const std::string& p : o.presents) {
+        const auto present = parse_present(p);
+        if (!present) {
+            fmt::print(stderr, "kcanvas bench: unknown present path '{}': choose pbo or texture\n", p);
+            return 2;
+        }
+        presents.push_back(*present);
+    }
+    const auto block = parse_dim3(o.block);
+    if (!block) {
+        fmt::print(stderr, "kcanvas bench: bad --block '{}'\n", o.block);
+        return 2;
+    }
+
+    int cuda_device = -1;
+#ifdef KC_HAVE_CUDA
+    if (!cuda_unavailable_reason()) cuda_device = 0;
+#endif
+    std::unique_ptr<EglHeadlessContext> context;
+    try {
+        context = std::make_unique<EglHeadlessContext>(cuda_device);
+    } catch (const ContextError& e) {
+        fmt::print(stderr, "kcanvas bench: needs headless OpenGL: {}\n", e.what());
+        return 1;
+    }
+
+    std::vector<Row> rows;
+    try {
+        FramePainter painter;
+        const std::string device = painter.device().name;
+        fmt::print("kcanvas bench on {} ({})\n", device, context->description());
+        if (o.sweep_blocks) {
+            for (const OpInfo* op : ops)
+                for (auto [w, h] : sizes) {
+                    Canvas canvas(w, h);
+                    PaintJob job;
+                    job.op = op->index;
+                    job.params.width = w, job.params.height = h;
+                    const auto results = sweep_blocks(painter, canvas, job, o.reps);
+                    fmt::print("\n{} {}x{} on {}: kernel median per block (fastest first)\n", op->name, w, h,
+                               backend_name(painter.backend()));
+                    for (const BlockTiming& r : results) fmt::print("  {:>10}  {:9.2f} us\n", to_string(r.block), r.median_us);
+                    if (!results.empty()) fmt::print("  best: {}\n", to_string(results.front().block));
+                }
+            return 0;
+        }
+
+        // Each (backend, present) pair once; present paths matter only for cuda-interop.
+        std::vector<std::pair<Backend, Present>> paths;
+        for (Backend b : backends) {
+            if (!painter.unavailable_reason(b).empty()) {
+                fmt::print(stderr, "skipping {}: {}\n", backend_name(b), painter.unavailable_reason(b));
+                continue;
+            }
+            if (b == Backend::CudaInterop)
+                for (Present p : presents) paths.emplace_back(b, p);
+            else
+                paths.emplace_back(b, Present::PixelBuffer);
+        }
+        const std::size_t total = paths.size() * ops.size() * sizes.size();
+        std::size_t done = 0;
+        for (auto [w, h] : sizes) {
+            Canvas canvas(w, h);
+            Screen screen(w, h);
+            const std::size_t bytes = std::size_t(w) * h * sizeof(Pixel);
+            const double copy_us = cuda_device >= 0 ? copy_median_us(bytes, o.reps) : 0.0;
+            const double copy_gbs = copy_us > 0 ? 2.0 * bytes / (copy_us * 1e3) : 0.0;
+            for (auto [backend, present] : paths) {
+                painter.set_backend(backend);
+                painter.set_present(present);
+                for (const OpInfo* op : ops) {
+                    fmt::print(stderr, "\r[{:<30}] {}/{} {} {}x{} {} {}        ", std::string(30 * done / total, '#'), done,
+                               total, op->name, w, h, backend_name(backend), present_name(present));
+                    PaintJob job;
+                    job.op = op->index;
+                    job.params.width = w, job.params.height = h;
+                    job.launch.block = *block;
+                    std::vector<double> frames;
+                    for (int i = 0; i < o.warmup + o.reps; ++i) {
+                        if (i == o.warmup) painter.times().clear();
+                        const auto t0 = Clock::now();
+                        if (auto e = painter.paint(job, canvas)) {
+                            fmt::print(stderr, "\nkcanvas bench: {}\n", *e);
+                            return 2;
+                        }
+                        glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
+                        canvas.draw({0, 0, w, h});
+                        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                        glFinish(); // the whole frame, to the last pixel on screen
+                        if (i >= o.warmup) frames.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+                        painter.collect_timings();
+                    }
+                    painter.collect_timings(true);
+                    const StageTimes& t = painter.times();
+                    const double op_bytes = double(op->bytes_read_per_pixel + op->bytes_written_per_pixel) * w * h;
+                    const double gbs = op_bytes / (t.kernel.median() * 1e3);
+                    rows.push_back({std::string(op->name), fmt::format("{}x{}", w, h), std::string(backend_name(backend)),
+                                    backend == Backend::CudaInterop ? std::string(present_name(present)) : "upload",
+                                    to_string(*block), median(frames), t.kernel.median(), gbs, copy_gbs,
+                                    copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0, t.map.median(), t.unmap.median(),
+                                    t.copy.median(), t.upload.median(), t.present.median()});
+                    ++done;
+                }
+            }
+        }
+        fmt::print(stderr, "\r{:<100}\r", "");
+        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9} {:>9}\n", "op", "size",
+                   "backend", "present", "frame us", "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us",
+                   "upload us", "present us");
+        for (const Row& r : rows)
+            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>10.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f} "
+                       "{:>9.1f}\n",
+                       r.op, r.size, r.backend, r.present, r.frame_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
+                       r.unmap_us, r.copy_us, r.upload_us, r.present_us);
+        std::ofstream csv(o.csv);
+        csv << "op,size,backend,present,block,frame_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
+               "upload_us,present_us\n";
+        nlohmann::json j = {{"device", device}, {"gl", context->description()}, {"reps", o.reps}, {"warmup", o.warmup}};
+        for (const Row& r : rows) {
+            csv << fmt::format("{},{},{},{},{},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
+                               r.size, r.backend, r.present, r.block, r.frame_us, r.kernel_us, r.gbs, r.copy_gbs,
+                               r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us, r.present_us);
+            j["rows"].push_back({{"op", r.op}, {"size", r.size}, {"backend", r.backend}, {"present", r.present},
+                                 {"block", r.block}, {"frame_us", r.frame_us}, {"kernel_us", r.kernel_us},
+                                 {"kernel_gbs", r.gbs}, {"copy_gbs", r.copy_gbs}, {"pct_of_copy", r.pct_of_copy},
+                                 {"map_us", r.map_us}, {"unmap_us", r.unmap_us}, {"copy_us", r.copy_us},
+                                 {"upload_us", r.upload_us}, {"present_us", r.present_us}});
+        }
+        std::ofstream(o.json) << j.dump(2) << "\n";
+        fmt::print("wrote {} and {}\n", o.csv, o.json);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "\nkcanvas bench: {}\n", e.what());
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace kc

@@ -195,10 +195,9 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     }
     case Backend::CudaStaged: {
         CudaState& c = *cuda_;
-        if (c.device_pixels.size() != canvas.pixel_count()) {
-            c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
-            c.host_pixels = PinnedBuffer<Pixel>(canvas.pixel_count());
-        }
+        // The texture present path shares device_pixels: size each buffer on its own.
+        if (c.device_pixels.size() != canvas.pixel_count()) c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
+        if (c.host_pixels.size() != canvas.pixel_count()) c.host_pixels = PinnedBuffer<Pixel>(canvas.pixel_count());
         bool timed = c.kernel_timer.begin(c.stream.get());
         cuda_paint(job, limits, c.device_pixels.data(), c.stream.get());
         if (timed) c.kernel_timer.end(c.stream.get());

@@ -66,7 +66,7 @@ struct Screen {
 
 struct Row {
     std::string op, size, backend, present, block;
-    double frame_us, kernel_us, gbs, copy_gbs, pct_of_copy, map_us, unmap_us, copy_us, upload_us, present_us;
+    double frame_us, kernel_us, gbs, copy_gbs, pct_of_copy, map_us, unmap_us, copy_us, upload_us;
 };
 
 bool parse_size(const std::string& s, int& w, int& h) {
@@ -137,7 +137,7 @@ int run_bench(const BenchOptions& o) {
     for (const std::string& p : o.presents) {
         const auto present = parse_present(p);
         if (!present) {
-            fmt::print(stderr, "kcanvas bench: unknown present path '{}': choose pbo or texture\n", p);
+            fmt::print(stderr, "kcanvas bench: unknown present path '{}': choose pbo, texture or surface\n", p);
             return 2;
         }
         presents.push_back(*present);
@@ -234,33 +234,32 @@ int run_bench(const BenchOptions& o) {
                                     backend == Backend::CudaInterop ? std::string(present_name(present)) : "upload",
                                     to_string(*block), median(frames), t.kernel.median(), gbs, copy_gbs,
                                     copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0, t.map.median(), t.unmap.median(),
-                                    t.copy.median(), t.upload.median(), t.present.median()});
+                                    t.copy.median(), t.upload.median()});
                     ++done;
                 }
             }
         }
         fmt::print(stderr, "\r{:<100}\r", "");
-        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9} {:>9}\n", "op", "size",
+        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n", "op", "size",
                    "backend", "present", "frame us", "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us",
-                   "upload us", "present us");
+                   "upload us");
         for (const Row& r : rows)
-            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>10.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f} "
-                       "{:>9.1f}\n",
+            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>10.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
                        r.op, r.size, r.backend, r.present, r.frame_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
-                       r.unmap_us, r.copy_us, r.upload_us, r.present_us);
+                       r.unmap_us, r.copy_us, r.upload_us);
         std::ofstream csv(o.csv);
         csv << "op,size,backend,present,block,frame_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
-               "upload_us,present_us\n";
+               "upload_us\n";
         nlohmann::json j = {{"device", device}, {"gl", context->description()}, {"reps", o.reps}, {"warmup", o.warmup}};
         for (const Row& r : rows) {
-            csv << fmt::format("{},{},{},{},{},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
+            csv << fmt::format("{},{},{},{},{},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
                                r.size, r.backend, r.present, r.block, r.frame_us, r.kernel_us, r.gbs, r.copy_gbs,
-                               r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us, r.present_us);
+                               r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us);
             j["rows"].push_back({{"op", r.op}, {"size", r.size}, {"backend", r.backend}, {"present", r.present},
                                  {"block", r.block}, {"frame_us", r.frame_us}, {"kernel_us", r.kernel_us},
                                  {"kernel_gbs", r.gbs}, {"copy_gbs", r.copy_gbs}, {"pct_of_copy", r.pct_of_copy},
                                  {"map_us", r.map_us}, {"unmap_us", r.unmap_us}, {"copy_us", r.copy_us},
-                                 {"upload_us", r.upload_us}, {"present_us", r.present_us}});
+                                 {"upload_us", r.upload_us}});
         }
         std::ofstream(o.json) << j.dump(2) << "\n";
         fmt::print("wrote {} and {}\n", o.csv, o.json);

@@ -42,8 +42,7 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
                             {"bytes_per_frame", bytes},
                             {"kernel", stats_json(t.kernel)},
                             {"kernel_gbs", gbs}};
-        for (auto [name, stats] : {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload},
-                                  {"present", &t.present}})
+        for (auto [name, stats] : {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}})
             if (!stats->empty()) j[name] = stats_json(*stats);
         fmt::print("{}\n", j.dump(2));
         return;
@@ -62,7 +61,6 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
     line("unmap", t.unmap);
     line("copy", t.copy);
     line("upload", t.upload);
-    line("present", t.present);
 }
 
 // The CPU backend needs no GL: used headless when no EGL device exists (CI, laptops).

@@ -44,8 +44,8 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     app.add_flag("--json", o.json, "Headless: print the timings as JSON");
     app.add_option("--backend", backend, "cuda-interop, cuda-staged, cpu, or auto (the first that works)")->capture_default_str();
     app.add_option("--present", present,
-                   "cuda-interop's way into the texture: pbo (pixel buffer + glTexSubImage2D) or texture "
-                   "(CUDA copies into the registered texture)")->capture_default_str();
+                   "cuda-interop's way into the texture: pbo (pixel buffer + glTexSubImage2D), texture "
+                   "(cudaMemcpy2DToArray into the registered texture) or surface (a kernel writes it)")->capture_default_str();
     app.add_flag("!--no-vsync", o.vsync, "Window: do not wait for the display's refresh (for measuring)");
     app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
 
@@ -55,7 +55,7 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
                  "device-to-device copy of the same bytes; prints a table, writes CSV and JSON");
     bench_cmd->add_option("--ops", bench.ops, "Ops to run (default: all)")->delimiter(',');
     bench_cmd->add_option("--sizes", bench.sizes, "Canvas sizes WxH")->delimiter(',')->capture_default_str();
-    bench_cmd->add_option("--present", bench.presents, "cuda-interop present paths: pbo, texture")
+    bench_cmd->add_option("--present", bench.presents, "cuda-interop present paths: pbo, texture, surface")
         ->delimiter(',')->capture_default_str();
     bench_cmd->add_option("--backend", bench.backends, "Backends: cuda-interop, cuda-staged, cpu")
         ->delimiter(',')->capture_default_str();
@@ -108,7 +108,7 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         if (!o.backend) return fail(fmt::format("unknown --backend '{}': choose cuda-interop, cuda-staged, cpu or auto", backend));
     }
     const auto p = parse_present(present);
-    if (!p) return fail(fmt::format("unknown --present '{}': choose pbo or texture", present));
+    if (!p) return fail(fmt::format("unknown --present '{}': choose pbo, texture or surface", present));
     o.present = *p;
     if (!o.headless && (!o.out.empty() || o.json))
         return fail("--out and --json need --headless");

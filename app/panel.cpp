@@ -99,7 +99,6 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     timing_line("unmap", t.unmap);
     timing_line("copy", t.copy);
     timing_line("upload", t.upload);
-    timing_line("present", t.present);
     if (!t.kernel.empty()) {
         ImGui::Text("Bandwidth %.1f GB/s (mean kernel time)", bytes / (t.kernel.mean() * 1e3));
         const auto history = t.kernel.history();
@@ -126,12 +125,13 @@ void backend_section(UiState& s, const PanelContext& ctx) {
     }
     if (p.backend() == Backend::CudaInterop) {
         int present = static_cast<int>(p.present());
-        ImGui::RadioButton("pbo", &present, static_cast<int>(Present::PixelBuffer));
-        ImGui::SameLine();
-        ImGui::RadioButton("texture", &present, static_cast<int>(Present::Texture));
-        help_marker("How the kernel's pixels reach the texture. pbo: the kernel writes a GL pixel buffer, "
-                    "glTexSubImage2D uploads it. texture: the kernel writes CUDA memory that is copied straight "
-                    "into the GL texture, with no GL upload.");
+        for (Present option : kAllPresents) {
+            ImGui::RadioButton(std::string(present_name(option)).c_str(), &present, static_cast<int>(option));
+            ImGui::SameLine();
+        }
+        help_marker("How the kernel's pixels reach the texture. pbo: the kernel writes a GL pixel buffer that "
+                    "glTexSubImage2D uploads. texture: cudaMemcpy2DToArray copies CUDA memory into the GL texture. "
+                    "surface: a kernel writes the GL texture through a surface object. Compare their times below.");
         s.requested_present = static_cast<Present>(present);
     }
     for (Backend b : kAllBackends)

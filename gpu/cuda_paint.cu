@@ -27,6 +27,14 @@ __global__ void fill_kernel(Pixel* out, std::size_t count, Pixel value) {
         out[i] = value;
 }
 
+__global__ void copy_to_surface_kernel(const Pixel* __restrict__ pixels, int width, int height, cudaSurfaceObject_t surface) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width || y >= height) return;
+    const Pixel p = pixels[y * width + x];
+    surf2Dwrite(make_uchar4(p.r, p.g, p.b, p.a), surface, x * 4, y); // RGBA8 texel; x in bytes
+}
+
 using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, cudaStream_t);
 
 template <class Op>
@@ -41,6 +49,13 @@ constexpr std::array kLaunchers{
 };
 
 } // namespace
+
+void cuda_copy_to_surface(const Pixel* pixels, int width, int height, cudaSurfaceObject_t surface, cudaStream_t stream) {
+    const dim3 block(32, 8);
+    const dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
+    copy_to_surface_kernel<<<grid, block, 0, stream>>>(pixels, width, height, surface);
+    KC_CUDA_CHECK_THROW(cudaGetLastError());
+}
 
 void cuda_fill(Pixel* out, std::size_t count, Pixel value, cudaStream_t stream) {
     fill_kernel<<<1024, 256, 0, stream>>>(out, count, value);

@@ -1,6 +1,7 @@
 #pragma once
 // The CUDA backend's launch functions: plain C++ declarations, kernels live in cuda_paint.cu.
 #include <cuda_runtime_api.h>
+#include <surface_types.h>
 
 #include <optional>
 #include <string>
@@ -14,6 +15,9 @@ namespace kc {
 // the checks could not foresee throw CudaError.
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
                                       cudaStream_t stream);
+
+// Writes width*height canvas pixels into an RGBA8 surface (a mapped GL texture), one texel per thread.
+void cuda_copy_to_surface(const Pixel* pixels, int width, int height, cudaSurfaceObject_t surface, cudaStream_t stream);
 
 // Fills `count` pixels with `value`.
 void cuda_fill(Pixel* out, std::size_t count, Pixel value, cudaStream_t stream);

@@ -32,6 +32,7 @@ public:
     // CUDA copied canvas pixels (B,G,R,A bytes) straight into the texture's RGBA8 storage: red and
     // blue sit in each other's channels, so drawing and reading swap them back.
     void mark_texture_written_raw() { texture_holds_raw_bgra_ = true; }
+    void mark_texture_written_rgba() { texture_holds_raw_bgra_ = false; }
     // Draws the texture aspect-fit into `viewport` of the bound framebuffer; returns where it landed.
     Rect draw(const Rect& viewport) const;
 

@@ -40,7 +40,7 @@ CudaGlBuffer::~CudaGlBuffer() {
 
 CudaGlImage::CudaGlImage(GLuint texture) {
     KC_CUDA_CHECK_THROW(
-        cudaGraphicsGLRegisterImage(&resource_, texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsWriteDiscard));
+        cudaGraphicsGLRegisterImage(&resource_, texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore));
 }
 
 CudaGlImage::CudaGlImage(CudaGlImage&& o) noexcept : resource_(std::exchange(o.resource_, nullptr)) {}
@@ -57,15 +57,25 @@ CudaGlImage::~CudaGlImage() {
     if (resource_) KC_CUDA_CHECK_PRINT(cudaGraphicsUnregisterResource(resource_));
 }
 
-void CudaGlImage::copy_from_device(const Pixel* pixels, int width, int height, cudaStream_t stream) {
-    KC_CUDA_CHECK_THROW(cudaGraphicsMapResources(1, &resource_, stream));
-    cudaArray_t array = nullptr;
-    cudaError_t e = cudaGraphicsSubResourceGetMappedArray(&array, resource_, 0, 0);
-    if (e == cudaSuccess)
-        e = cudaMemcpy2DToArrayAsync(array, 0, 0, pixels, std::size_t(width) * sizeof(Pixel), std::size_t(width) * sizeof(Pixel),
-                                     height, cudaMemcpyDeviceToDevice, stream);
-    KC_CUDA_CHECK_PRINT(cudaGraphicsUnmapResources(1, &resource_, stream));
-    if (e != cudaSuccess) throw CudaError(e, "copy into the mapped GL texture", __FILE__, __LINE__);
+ScopedCudaImageMap::ScopedCudaImageMap(const CudaGlImage& image, cudaStream_t stream)
+    : resource_(image.resource()), stream_(stream) {
+    KC_CUDA_CHECK_THROW(cudaGraphicsMapResources(1, &resource_, stream_));
+    cudaError_t e = cudaGraphicsSubResourceGetMappedArray(&array_, resource_, 0, 0);
+    if (e == cudaSuccess) {
+        cudaResourceDesc desc{};
+        desc.resType = cudaResourceTypeArray;
+        desc.res.array.array = array_;
+        e = cudaCreateSurfaceObject(&surface_, &desc);
+    }
+    if (e != cudaSuccess) {
+        KC_CUDA_CHECK_PRINT(cudaGraphicsUnmapResources(1, &resource_, stream_));
+        throw CudaError(e, "mapping the GL texture for CUDA", __FILE__, __LINE__);
+    }
+}
+
+ScopedCudaImageMap::~ScopedCudaImageMap() {
+    KC_CUDA_CHECK_PRINT(cudaDestroySurfaceObject(surface_));
+    KC_CUDA_CHECK_PRINT(cudaGraphicsUnmapResources(1, &resource_, stream_));
 }
 
 ScopedCudaMap::ScopedCudaMap(const CudaGlBuffer& buffer, cudaStream_t stream)

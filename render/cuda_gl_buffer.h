@@ -56,7 +56,7 @@ private:
     std::size_t bytes_ = 0;
 };
 
-// A GL texture registered with CUDA as an image, for write-discard copies into its array.
+// A GL texture registered with CUDA as an image (surface load/store allowed).
 class CudaGlImage {
 public:
     CudaGlImage() = default;
@@ -66,13 +66,28 @@ public:
     CudaGlImage(const CudaGlImage&) = delete;
     CudaGlImage& operator=(const CudaGlImage&) = delete;
     ~CudaGlImage();
+    cudaGraphicsResource* resource() const { return resource_; }
     explicit operator bool() const { return resource_ != nullptr; }
-
-    // Copies width*height pixels from device memory into the texture (mapped for the copy only).
-    void copy_from_device(const Pixel* pixels, int width, int height, cudaStream_t stream);
 
 private:
     cudaGraphicsResource* resource_ = nullptr;
+};
+
+// Maps the texture for CUDA for this object's lifetime and exposes its array and a surface object.
+class ScopedCudaImageMap {
+public:
+    ScopedCudaImageMap(const CudaGlImage& image, cudaStream_t stream);
+    ~ScopedCudaImageMap();
+    ScopedCudaImageMap(const ScopedCudaImageMap&) = delete;
+    ScopedCudaImageMap& operator=(const ScopedCudaImageMap&) = delete;
+    cudaArray_t array() const { return array_; }
+    cudaSurfaceObject_t surface() const { return surface_; }
+
+private:
+    cudaGraphicsResource* resource_;
+    cudaStream_t stream_;
+    cudaArray_t array_ = nullptr;
+    cudaSurfaceObject_t surface_ = 0;
 };
 
 } // namespace kc

@@ -39,7 +39,14 @@ std::optional<Backend> parse_backend(std::string_view name) {
     return std::nullopt;
 }
 
-std::string_view present_name(Present p) { return p == Present::PixelBuffer ? "pbo" : "texture"; }
+std::string_view present_name(Present p) {
+    switch (p) {
+    case Present::PixelBuffer: return "pbo";
+    case Present::Texture: return "texture";
+    case Present::Surface: return "surface";
+    }
+    return "?";
+}
 
 std::optional<Present> parse_present(std::string_view name) {
     for (Present p : kAllPresents)
@@ -156,7 +163,7 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
 #ifdef KC_HAVE_CUDA
     case Backend::CudaInterop: {
         CudaState& c = *cuda_;
-        if (present_ == Present::Texture) {
+        if (present_ != Present::PixelBuffer) {
             if (c.device_pixels.size() != canvas.pixel_count()) c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
             if (!c.texture_registration || c.texture_generation != canvas.generation()) {
                 c.texture_registration = CudaGlImage(); // unregister the old texture first
@@ -166,12 +173,27 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
             bool timed = c.kernel_timer.begin(c.stream.get());
             cuda_paint(job, limits, c.device_pixels.data(), c.stream.get());
             if (timed) c.kernel_timer.end(c.stream.get());
-            const auto t_present = Clock::now();
-            timed = c.copy_timer.begin(c.stream.get());
-            c.texture_registration.copy_from_device(c.device_pixels.data(), canvas.width(), canvas.height(), c.stream.get());
-            if (timed) c.copy_timer.end(c.stream.get());
-            times_.present.add(micros_since(t_present));
-            canvas.mark_texture_written_raw();
+            const auto t_map = Clock::now();
+            std::optional<Clock::time_point> t_unmap;
+            {
+                ScopedCudaImageMap mapped(c.texture_registration, c.stream.get());
+                times_.map.add(micros_since(t_map));
+                timed = c.copy_timer.begin(c.stream.get());
+                if (present_ == Present::Texture) {
+                    const std::size_t row = std::size_t(canvas.width()) * sizeof(Pixel);
+                    KC_CUDA_CHECK_THROW(cudaMemcpy2DToArrayAsync(mapped.array(), 0, 0, c.device_pixels.data(), row, row,
+                                                                 canvas.height(), cudaMemcpyDeviceToDevice, c.stream.get()));
+                } else {
+                    cuda_copy_to_surface(c.device_pixels.data(), canvas.width(), canvas.height(), mapped.surface(),
+                                         c.stream.get());
+                }
+                if (timed) c.copy_timer.end(c.stream.get());
+                t_unmap = Clock::now();
+            }
+            times_.unmap.add(micros_since(*t_unmap));
+            // A byte copy leaves B,G,R,A bytes in RGBA8 storage; the surface kernel swizzles.
+            if (present_ == Present::Texture) canvas.mark_texture_written_raw();
+            else canvas.mark_texture_written_rgba();
             break;
         }
         if (!c.registration || c.registered_generation != canvas.generation()) {

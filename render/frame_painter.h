@@ -25,19 +25,21 @@ std::optional<Backend> parse_backend(std::string_view name);
 
 // How cuda-interop gets the kernel's pixels into the displayed texture:
 //   pbo      the kernel writes the GL pixel buffer; glTexSubImage2D uploads it into the texture
-//   texture  the kernel writes CUDA memory; cudaMemcpy2DToArray copies it straight into the GL
-//            texture (registered as an image), with no GL upload at all
-enum class Present { PixelBuffer, Texture };
-constexpr std::array kAllPresents{Present::PixelBuffer, Present::Texture};
+//   texture  the kernel writes CUDA memory; cudaMemcpy2DToArray copies it into the GL texture
+//            (registered as an image): no GL upload
+//   surface  the kernel writes CUDA memory; a copy kernel writes it into the GL texture through
+//            a surface object: no GL upload
+enum class Present { PixelBuffer, Texture, Surface };
+constexpr std::array kAllPresents{Present::PixelBuffer, Present::Texture, Present::Surface};
 std::string_view present_name(Present p);
 std::optional<Present> parse_present(std::string_view name);
 
 // Per-stage times in microseconds. `map`, `unmap` are CPU wall time of the CUDA calls; `kernel`
 // and `copy` are CUDA events (the CPU emulator's wall time for cpu); `upload` is a GL timer query;
-// `present` is the CPU wall time of mapping the texture, copying into it and unmapping.
+// for the texture and surface paths `map`/`unmap` are the texture's and `copy` the copy into it.
 struct StageTimes {
-    TimingStats map, kernel, unmap, copy, upload, present;
-    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), present.clear(); }
+    TimingStats map, kernel, unmap, copy, upload;
+    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(); }
 };
 
 struct DeviceSummary {

@@ -46,21 +46,24 @@ TEST_F(GpuInterop, EveryOpMatchesTheReferenceThroughThePixelBuffer) {
 }
 
 TEST_F(GpuInterop, EveryOpMatchesTheReferenceThroughTheRegisteredTexture) {
-    FramePainter painter(Backend::CudaInterop);
-    painter.set_present(Present::Texture);
-    for (const PaintJob& job : ref::random_jobs(98, 120, 300)) {
-        Canvas canvas(job.params.width, job.params.height);
-        const auto [buffer, texture] = paint(painter, canvas, job);
-        ASSERT_TRUE(ref::matches_reference(job, texture));
-        for (const Pixel& p : buffer) ASSERT_EQ(p, ref::kPoison); // this path never touches the pixel buffer
-    }
-    // Resizing re-registers the texture.
-    Canvas canvas(64, 64);
-    for (auto [w, h] : {std::pair{640, 480}, {33, 17}}) {
-        canvas.resize(w, h);
-        PaintJob job;
-        job.params.width = w, job.params.height = h;
-        ASSERT_TRUE(ref::matches_reference(job, paint(painter, canvas, job).second));
+    for (Present present : {Present::Texture, Present::Surface}) {
+        SCOPED_TRACE(std::string(present_name(present)));
+        FramePainter painter(Backend::CudaInterop);
+        painter.set_present(present);
+        for (const PaintJob& job : ref::random_jobs(98, 60, 300)) {
+            Canvas canvas(job.params.width, job.params.height);
+            const auto [buffer, texture] = paint(painter, canvas, job);
+            ASSERT_TRUE(ref::matches_reference(job, texture));
+            for (const Pixel& p : buffer) ASSERT_EQ(p, ref::kPoison); // these paths never touch the pixel buffer
+        }
+        // Resizing re-registers the texture.
+        Canvas canvas(64, 64);
+        for (auto [w, h] : {std::pair{640, 480}, {33, 17}, {3840, 2160}}) {
+            canvas.resize(w, h);
+            PaintJob job;
+            job.params.width = w, job.params.height = h;
+            ASSERT_TRUE(ref::matches_reference(job, paint(painter, canvas, job).second));
+        }
     }
 }
 

@@ -35,6 +35,18 @@ void append_run(std::vector<PixelRect>& out, long long first, long long last, in
     if (x1 != width - 1) out.push_back({0, y1, x1 + 1, 1});
 }
 
+// The outline(s) of the linear pixel run [first, last): a rectangle, two disjoint pieces, or an
+// eight-corner shape (partial first row, whole rows, partial last row).
+void append_run_outline(std::vector<Outline>& out, long long first, long long last, int width) {
+    if (first >= last) return;
+    const int y0 = static_cast<int>(first / width), x0 = static_cast<int>(first % width);
+    const int y1 = static_cast<int>((last - 1) / width), xe = static_cast<int>((last - 1) % width) + 1;
+    auto rect = [&](int ax, int ay, int bx, int by) { out.push_back({{ax, ay}, {bx, ay}, {bx, by}, {ax, by}}); };
+    if (y0 == y1) return rect(x0, y0, xe, y0 + 1);
+    if (y1 == y0 + 1 && xe <= x0) return rect(x0, y0, width, y0 + 1), rect(0, y1, xe, y1 + 1);
+    out.push_back({{x0, y0}, {width, y0}, {width, y1}, {xe, y1}, {xe, y1 + 1}, {0, y1 + 1}, {0, y0 + 1}, {x0, y0 + 1}});
+}
+
 } // namespace
 
 PixelWriter thread_of_pixel(const LaunchConfig& c, const Dim3& grid, int width, int height, int x, int y) {
@@ -95,6 +107,25 @@ std::vector<PixelRect> block_pixel_rects(const LaunchConfig& c, const Dim3& grid
     }
     }
     if (out.size() > max_rects) out.resize(max_rects);
+    return out;
+}
+
+std::vector<Outline> block_outlines(const LaunchConfig& c, const Dim3& grid, int width, int height, const Dim3& b,
+                                    std::size_t max_outlines) {
+    std::vector<Outline> out;
+    if (b.x < 0 || b.y < 0 || b.x >= grid.x || b.y >= grid.y || c.block.count() <= 0) return out;
+    if (c.mapping == Mapping::TwoD) {
+        for (const PixelRect& r : block_pixel_rects(c, grid, width, height, b))
+            out.push_back({{r.x, r.y}, {r.x + r.w, r.y}, {r.x + r.w, r.y + r.h}, {r.x, r.y + r.h}});
+        return out;
+    }
+    const long long pixels = 1LL * width * height;
+    const long long per_block = 1LL * c.block.x * c.block.y;
+    const long long first = (1LL * b.y * grid.x + b.x) * per_block;
+    const long long stride = c.mapping == Mapping::GridStride ? per_block * grid.x * grid.y : pixels;
+    for (long long start = first; start < pixels && out.size() < max_outlines; start += stride)
+        append_run_outline(out, start, std::min(pixels, start + per_block), width);
+    if (out.size() > max_outlines) out.resize(max_outlines);
     return out;
 }
 

@@ -32,6 +32,15 @@ struct PixelRect {
 // row); for grid-stride the same for every pass, at most `max_rects` in all.
 std::vector<PixelRect> block_pixel_rects(const LaunchConfig& config, const Dim3& grid, int width, int height,
                                          const Dim3& block_idx, std::size_t max_rects = 64);
+// The outline of the pixels a block writes, as closed polygons through pixel corners (top-left
+// origin): one per contiguous run, so a 1D block spanning rows is one shape without inner edges.
+struct PixelPoint {
+    int x = 0, y = 0;
+};
+using Outline = std::vector<PixelPoint>;
+std::vector<Outline> block_outlines(const LaunchConfig& config, const Dim3& grid, int width, int height,
+                                    const Dim3& block_idx, std::size_t max_outlines = 64);
+
 // The pixels at least one thread writes, as rectangles.
 std::vector<PixelRect> covered_rects(const LaunchConfig& config, const Dim3& grid, int width, int height);
 

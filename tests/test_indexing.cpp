@@ -238,6 +238,31 @@ TEST(InverseMapping, BlockRectsHoldExactlyTheBlocksPixels) {
     }
 }
 
+// Each block's outline encloses exactly its pixel count (shoelace area), for every mapping.
+TEST(InverseMapping, BlockOutlinesEncloseTheBlocksPixels) {
+    std::mt19937 rng(11);
+    for (int round = 0; round < 200; ++round) {
+        const int width = std::uniform_int_distribution<int>(1, 60)(rng);
+        const int height = std::uniform_int_distribution<int>(1, 40)(rng);
+        const LaunchConfig c = test::random_launch(rng, width, height);
+        const Dim3 g = resolved_grid(c, width, height);
+        const Dim3 b{std::uniform_int_distribution<int>(0, g.x - 1)(rng), std::uniform_int_distribution<int>(0, g.y - 1)(rng), 0};
+        long long area2 = 0; // twice the enclosed area
+        for (const Outline& o : block_outlines(c, g, width, height, b, 100000))
+            for (std::size_t i = 0; i < o.size(); ++i) {
+                const PixelPoint p = o[i], q = o[(i + 1) % o.size()];
+                area2 += 1LL * p.x * q.y - 1LL * q.x * p.y;
+            }
+        long long pixels = 0;
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x) {
+                const PixelWriter w = thread_of_pixel(c, g, width, height, x, y);
+                pixels += w.covered && w.block_idx == b;
+            }
+        ASSERT_EQ(area2, 2 * pixels) << describe(c, g, width, height) << " block " << to_string(b);
+    }
+}
+
 // Coverage from the formulas equals a brute-force count, and the emulator's own write counters.
 TEST(Coverage, FormulaCountsEqualBruteForceAndEmulatorCounts) {
     std::mt19937 rng(1234);
@@ -252,13 +277,14 @@ TEST(Coverage, FormulaCountsEqualBruteForceAndEmulatorCounts) {
         const Dim3 g = resolved_grid(job.launch, width, height);
         const Coverage cov = coverage(job.launch, width, height);
         const std::vector<int> brute = test::writes_per_pixel(job.launch, g, width, height);
-        long long covered = 0, repeated = 0;
-        for (int n : brute) covered += n > 0, repeated += n > 1 ? n - 1 : 0;
+        long long covered = 0, repeated = 0, multi = 0;
+        for (int n : brute) covered += n > 0, repeated += n > 1 ? n - 1 : 0, multi += n > 1;
         const std::string what = describe(job.launch, g, width, height);
         EXPECT_EQ(cov.threads, job.launch.block.count() * g.count()) << what;
         EXPECT_EQ(cov.pixels, 1LL * width * height) << what;
         EXPECT_EQ(cov.covered_pixels, covered) << what;
         EXPECT_EQ(cov.repeated_writes, repeated) << what;
+        EXPECT_EQ(cov.multi_written_pixels, multi) << what;
 
         std::vector<unsigned> counted(brute.size(), 0);
         emulate(job, PixelRecord{nullptr, counted.data()});

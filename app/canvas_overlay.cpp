@@ -28,8 +28,17 @@ void draw_outline(ImDrawList* d, const CanvasTransform& t, const Outline& o, ImU
 
 // Every block's boundary: grid lines for 2d, one outline per block run for 1D mappings. Skipped
 // (with a note) when blocks would be under a few screen pixels or too many to draw.
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h,
+                           ImU32 colour, float thickness);
+
 void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h) {
-    const ImU32 colour = IM_COL32(255, 255, 255, 150);
+    // A dark line under a light one: visible on light and dark views alike.
+    for (const auto [colour, thickness] : {std::pair{IM_COL32(0, 0, 0, 160), 3.0f}, std::pair{IM_COL32(255, 255, 255, 230), 1.0f}})
+        draw_block_boundaries(d, t, l, grid, w, h, colour, thickness);
+}
+
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h,
+                           ImU32 colour, float thickness) {
     if (l.mapping == Mapping::TwoD) {
         if (l.block.x * t.sx < 3 || l.block.y * t.sy < 3) {
             d->AddText(t.to_screen(4, 4), IM_COL32(255, 255, 255, 255), "blocks too small to outline at this size");
@@ -37,11 +46,11 @@ void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const Launch
         }
         const int right = std::min(w, grid.x * l.block.x), bottom = std::min(h, grid.y * l.block.y);
         for (int bx = 0; bx <= grid.x && bx * l.block.x <= right; ++bx)
-            d->AddLine(t.to_screen(float(bx * l.block.x), 0), t.to_screen(float(bx * l.block.x), float(bottom)), colour);
-        d->AddLine(t.to_screen(float(right), 0), t.to_screen(float(right), float(bottom)), colour);
+            d->AddLine(t.to_screen(float(bx * l.block.x), 0), t.to_screen(float(bx * l.block.x), float(bottom)), colour, thickness);
+        d->AddLine(t.to_screen(float(right), 0), t.to_screen(float(right), float(bottom)), colour, thickness);
         for (int by = 0; by <= grid.y && by * l.block.y <= bottom; ++by)
-            d->AddLine(t.to_screen(0, float(by * l.block.y)), t.to_screen(float(right), float(by * l.block.y)), colour);
-        d->AddLine(t.to_screen(0, float(bottom)), t.to_screen(float(right), float(bottom)), colour);
+            d->AddLine(t.to_screen(0, float(by * l.block.y)), t.to_screen(float(right), float(by * l.block.y)), colour, thickness);
+        d->AddLine(t.to_screen(0, float(bottom)), t.to_screen(float(right), float(bottom)), colour, thickness);
         return;
     }
     constexpr long long kMaxOutlines = 4096;
@@ -54,7 +63,7 @@ void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const Launch
     for (int by = 0; by < grid.y; ++by)
         for (int bx = 0; bx < grid.x; ++bx)
             for (const Outline& o : block_outlines(l, grid, w, h, {bx, by, 0}))
-                draw_outline(d, t, o, colour, 1.0f);
+                draw_outline(d, t, o, colour, thickness);
 }
 
 void inspector_tooltip(const PaintJob& job, const PixelWriter& wr, int x, int y, Pixel value, std::optional<unsigned> sm,

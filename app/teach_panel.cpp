@@ -21,6 +21,14 @@ const ImVec4 kBad(1.0f, 0.35f, 0.35f, 1.0f);
 
 ImVec4 to_imvec(Pixel p) { return ImVec4(p.r / 255.0f, p.g / 255.0f, p.b / 255.0f, 1.0f); }
 
+// Wrapped coloured text (ImGui's TextColored does not wrap).
+template <class... Args>
+void coloured(const ImVec4& colour, fmt::format_string<Args...> format, Args&&... args) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextWrapped("%s", fmt::format(format, std::forward<Args>(args)...).c_str());
+    ImGui::PopStyleColor();
+}
+
 void lines(const std::string& text) {
     std::istringstream in(text);
     for (std::string line; std::getline(in, line);) ImGui::TextWrapped("%s", line.c_str());
@@ -125,6 +133,18 @@ void legend(const PaintJob& job, const Dim3& grid) {
     swatch("##rep", Pixel{40, 40, 230, 255}, "red tint: more than one thread writes it");
 }
 
+// Step mode runs every frame, whether or not its controls are shown.
+void advance_step(UiState& s, long long blocks) {
+    TeachState& t = s.teach;
+    if (!t.stepping) {
+        s.job.max_blocks = -1;
+        return;
+    }
+    if (!t.step_paused) t.step_blocks += ImGui::GetIO().DeltaTime * t.blocks_per_second;
+    t.step_blocks = std::clamp(t.step_blocks, 0.0, double(blocks));
+    s.job.max_blocks = static_cast<long long>(t.step_blocks);
+}
+
 void step_controls(UiState& s, long long blocks) {
     TeachState& t = s.teach;
     ImGui::Checkbox("Step through blocks", &t.stepping);
@@ -133,20 +153,14 @@ void step_controls(UiState& s, long long blocks) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Paints only the first N blocks in launch order (blockIdx.x fastest, then y, then z);\n"
                           "the others return at once. Real GPUs run many blocks at a time in no promised order.");
-    if (!t.stepping) {
-        s.job.max_blocks = -1;
-        return;
-    }
+    if (!t.stepping) return;
     ImGui::SliderFloat("Blocks / second", &t.blocks_per_second, 0.5f, 2000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
-    if (!t.step_paused) t.step_blocks += ImGui::GetIO().DeltaTime * t.blocks_per_second;
-    t.step_blocks = std::clamp(t.step_blocks, 0.0, double(blocks));
     if (ImGui::Button(t.step_paused ? "Run" : "Pause")) t.step_paused = !t.step_paused;
     ImGui::SameLine();
     if (ImGui::Button("+1 block")) t.step_blocks = std::floor(t.step_blocks) + 1, t.step_paused = true;
     ImGui::SameLine();
-    if (ImGui::Button("Restart")) t.step_blocks = 0;
-    s.job.max_blocks = static_cast<long long>(t.step_blocks);
-    ImGui::Text("%lld of %lld blocks painted", std::min(s.job.max_blocks, blocks), blocks);
+    if (ImGui::Button("Restart")) t.step_blocks = 0, t.step_paused = false;
+    ImGui::Text("%lld of %lld blocks painted", std::min(static_cast<long long>(t.step_blocks), blocks), blocks);
 }
 
 } // namespace
@@ -158,15 +172,15 @@ void indexing_section(UiState& s, const PanelContext&) {
     ImGui::TextDisabled("Mapping %s, grid %s:", std::string(mapping_name(l.mapping)).c_str(), to_string(grid).c_str());
     lines(mapping_formula(l, grid, w, h));
     if (l.block.z > 1 || grid.z > 1)
-        ImGui::TextColored(kWarn, "threadIdx.z and blockIdx.z take no part: each z layer writes the same pixels again.");
+        coloured(kWarn, "threadIdx.z and blockIdx.z take no part: each z layer writes the same pixels again.");
 
     const Coverage c = coverage(l, w, h);
     ImGui::Separator();
     ImGui::Text("%lld threads, %lld pixels, %lld covered", c.threads, c.pixels, c.covered_pixels);
-    if (!c.covers_all()) ImGui::TextColored(kWarn, "%lld pixels no thread writes (hatched)", c.pixels - c.covered_pixels);
+    if (!c.covers_all()) coloured(kWarn, "{} pixels no thread writes (hatched)", c.pixels - c.covered_pixels);
     if (c.multi_written_pixels > 0)
-        ImGui::TextColored(kWarn, "%lld pixels written by more than one thread (%lld extra writes, tinted red)",
-                           c.multi_written_pixels, c.repeated_writes);
+        coloured(kWarn, "{} pixels written by more than one thread ({} extra writes; tinted red)", c.multi_written_pixels,
+                 c.repeated_writes);
     if (c.threads > c.covered_pixels && c.multi_written_pixels == 0)
         ImGui::TextDisabled("%lld threads find no pixel and return", c.threads - c.covered_pixels);
 
@@ -200,9 +214,7 @@ void device_section(const UiState& s, const PanelContext& ctx) {
     }
     const DeviceLimits limits = d ? d->limits : universal_limits();
     if (auto e = launch_error(l, s.job.params.width, s.job.params.height, limits)) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(kBad, "This launch breaks a limit: %s", e->c_str());
-        ImGui::PopTextWrapPos();
+        coloured(kBad, "This launch breaks a limit: {}", *e);
         return;
     }
     ImGui::Separator();
@@ -210,29 +222,35 @@ void device_section(const UiState& s, const PanelContext& ctx) {
     const WarpFigures wf = warp_figures(l.block, warp);
     ImGui::Text("Block %s: %lld threads = %lld warps", to_string(l.block).c_str(), wf.threads_per_block, wf.warps_per_block);
     if (wf.idle_lanes_last_warp > 0)
-        ImGui::TextColored(kWarn, "last warp has %d idle lanes of %d (%.0f%% of lanes idle)", wf.idle_lanes_last_warp, warp,
-                           100.0 * wf.idle_lanes_last_warp / double(wf.warps_per_block * warp));
+        coloured(kWarn, "last warp has {} idle lanes of {} ({:.1f}% of the block's lanes idle)", wf.idle_lanes_last_warp, warp,
+                 100.0 * wf.idle_lanes_last_warp / double(wf.warps_per_block * warp));
     ImGui::Text("Grid %s: %lld blocks", to_string(grid).c_str(), grid.count());
     const auto o = device_occupancy(d, s.job.op, l.block, grid);
     if (!o) {
-        ImGui::TextDisabled("Resident blocks, occupancy and waves need a CUDA device.");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("Resident blocks per SM, occupancy and waves need a CUDA device (the occupancy API).");
+        ImGui::PopStyleColor();
         return;
     }
     ImGui::Text("%d blocks resident per SM = %lld of %lld warps: occupancy %.0f%%", o->blocks_per_sm, o->resident_warps_per_sm,
                 o->max_warps_per_sm, 100.0 * o->occupancy);
     ImGui::Text("%lld blocks per wave (%d SMs): %lld wave%s", o->blocks_per_wave, d->sm_count, o->waves(), o->waves() == 1 ? "" : "s");
     if (o->tail_blocks > 0)
-        ImGui::TextColored(kWarn, "last wave: %lld blocks, %.0f%% of the GPU busy", o->tail_blocks, 100.0 * o->tail_fill());
+        coloured(kWarn, "last wave: {} blocks, {:.0f}% of the GPU's block slots busy", o->tail_blocks, 100.0 * o->tail_fill());
 }
 
 void teaching_sections(UiState& s, const PanelContext& ctx) {
+    advance_step(s, resolved_grid(s.job.launch, s.job.params.width, s.job.params.height).count());
     auto header = [&](const char* name, const char* script_name, ImGuiTreeNodeFlags flags) {
-        if (s.teach.open_section == script_name) ImGui::SetNextItemOpen(true);
+        for (const std::string& request : s.teach.section_requests) {
+            if (request == script_name) ImGui::SetNextItemOpen(true);
+            if (request == std::string("-") + script_name) ImGui::SetNextItemOpen(false);
+        }
         return ImGui::CollapsingHeader(name, flags);
     };
     if (header("Indexing", "indexing", ImGuiTreeNodeFlags_DefaultOpen)) indexing_section(s, ctx);
     if (header("Device", "device", 0)) device_section(s, ctx);
-    s.teach.open_section.clear();
+    s.teach.section_requests.clear();
 }
 
 void remember_canvas_rect(TeachState& t, const Rect& r, int fb_w, int fb_h) {

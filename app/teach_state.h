@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace kc {
 
@@ -19,7 +20,7 @@ struct TeachState {
     float canvas_x = 0, canvas_y = 0, canvas_w = 0, canvas_h = 0;
     // Scripts pin the inspected pixel, as no mouse moves under xvfb.
     std::optional<std::pair<int, int>> pinned_pixel;
-    std::string open_section;     // scripts: a collapsed panel section to open ("device")
+    std::vector<std::string> section_requests; // scripts: "device" opens that section, "-device" closes it
 };
 
 } // namespace kc

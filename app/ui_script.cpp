@@ -87,8 +87,8 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
         } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
             s.teach.stepping = c.arg != "off";
             if (s.teach.stepping) s.teach.step_blocks = std::stod(c.arg), s.teach.step_paused = true;
-        } else if (c.verb == "panel") { // panel SECTION: open a collapsed section (device, canvas)
-            s.teach.open_section = c.arg;
+        } else if (c.verb == "panel") { // panel indexing|device opens that section, -indexing closes it
+            s.teach.section_requests.push_back(c.arg);
         } else if (c.verb == "wait") {
             wait_frames_ = std::max(1, std::stoi(c.arg));
         } else if (c.verb == "save") {

@@ -112,7 +112,8 @@ void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas
     ImDrawList* d = ImGui::GetBackgroundDrawList();
     const LaunchConfig& l = s.job.launch;
     const Dim3 grid = resolved_grid(l, w, h);
-    const bool legal = !s.refusal;
+    // The panel may have made the launch illegal this frame, after the paint that set `refusal`.
+    const bool legal = !s.refusal && !launch_error(l, w, h, universal_limits());
 
     if (legal && teach.flag_repeats && coverage(l, w, h).multi_written_pixels > 0)
         for (const PixelRect& r : covered_rects(l, grid, w, h))

@@ -101,7 +101,7 @@ void legend(const PaintJob& job, const Dim3& grid) {
         break;
     }
     case View::Lane:
-        ImGui::TextWrapped("lane = flattened threadIdx %% 32: green for lane 0 through to red for lane 31.");
+        ImGui::TextWrapped("lane = flattened threadIdx %% 32: teal for lane 0 through to pink for lane 31.");
         for (int l : {0, 8, 16, 24, 31}) {
             swatch(fmt::format("##l{}", l).c_str(), lane_colour(unsigned(l)), fmt::format("{}", l));
             if (l != 31) ImGui::SameLine();
@@ -141,7 +141,7 @@ void advance_step(UiState& s, long long blocks) {
         return;
     }
     if (!t.step_paused) t.step_blocks += ImGui::GetIO().DeltaTime * t.blocks_per_second;
-    t.step_blocks = std::clamp(t.step_blocks, 0.0, double(blocks));
+    t.step_blocks = std::clamp(t.step_blocks, 0.0, double(std::max(0LL, blocks))); // an illegal grid may count < 0
     s.job.max_blocks = static_cast<long long>(t.step_blocks);
 }
 
@@ -174,6 +174,10 @@ void indexing_section(UiState& s, const PanelContext&) {
     if (l.block.z > 1 || grid.z > 1)
         coloured(kWarn, "threadIdx.z and blockIdx.z take no part: each z layer writes the same pixels again.");
 
+    if (auto e = launch_error(l, w, h, universal_limits())) {
+        coloured(kBad, "{}", *e); // the counts and the legend need a legal launch
+        return;
+    }
     const Coverage c = coverage(l, w, h);
     ImGui::Separator();
     ImGui::Text("%lld threads, %lld pixels, %lld covered", c.threads, c.pixels, c.covered_pixels);

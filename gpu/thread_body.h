@@ -83,6 +83,7 @@ KC_HD Pixel class_colour(unsigned k, unsigned classes, unsigned id) {
 // share a class: the smallest count from 6 that divides none of those differences.
 KC_HD unsigned block_colour_classes(Mapping mapping, unsigned long long threads_per_block,
                                     unsigned long long blocks, unsigned width) {
+    if (threads_per_block == 0 || blocks == 0) return 6; // no launch: any count will do
     const unsigned long long q = width / threads_per_block;
     const unsigned long long diffs[4] = {1, q > 0 ? q - 1 : 0, q, q + 1};
     for (unsigned k = 6; k < 64; ++k) {

@@ -57,6 +57,8 @@ struct FramePainter::CudaState {
 
     explicit CudaState(int device) : info(query_device(device)) {}
 };
+#else
+struct FramePainter::CudaState {}; // never created; complete so unique_ptr can destroy it
 #endif
 
 FramePainter::FramePainter(std::optional<Backend> forced)

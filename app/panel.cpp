@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "registry.h"
+#include "teach_panel.h"
 
 namespace kc {
 
@@ -54,7 +55,7 @@ void launch_section(UiState& s) {
     ImGui::Text("%lld threads per block", l.block.count());
     ImGui::Checkbox("Auto grid", &l.auto_grid);
     help_marker("Auto rounds the grid up so that the blocks cover the whole canvas. Untick it to type a grid "
-                "and see what a too-small grid leaves uncovered (drawn in dark purple).");
+                "and see what a too-small grid leaves uncovered (hatched in purple).");
     if (l.auto_grid) {
         l.grid = resolved_grid(l, s.job.params.width, s.job.params.height);
         ImGui::BeginDisabled();
@@ -163,6 +164,7 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Error: %s", s.error.c_str());
         ImGui::PopTextWrapPos();
     }
+    teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
     if (ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
     if (ImGui::CollapsingHeader("Canvas")) canvas_section(s);
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());

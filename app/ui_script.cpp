@@ -81,6 +81,18 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             s.requested_present = *pr;
         } else if (c.verb == "vsync") {
             s.vsync = c.arg == "on";
+        } else if (c.verb == "inspect") { // inspect X,Y pins the inspector there; inspect off frees it
+            const auto d = parse_dim3(c.arg);
+            if (c.arg == "off") s.teach.pinned_pixel.reset();
+            else if (!d) throw bad("bad pixel");
+            else s.teach.pinned_pixel = std::pair{d->x, d->y};
+        } else if (c.verb == "outlines") {
+            s.teach.block_outlines = c.arg == "on";
+        } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
+            s.teach.stepping = c.arg != "off";
+            if (s.teach.stepping) s.teach.step_blocks = std::stod(c.arg), s.teach.step_paused = true;
+        } else if (c.verb == "panel") { // panel indexing|device opens that section, -indexing closes it
+            s.teach.section_requests.push_back(c.arg);
         } else if (c.verb == "wait") {
             wait_frames_ = std::max(1, std::stoi(c.arg));
         } else if (c.verb == "save") {

@@ -4,6 +4,7 @@
 //   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH
 //   backend B | present pbo|texture | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
 //   status (prints "refused: ..." or "ok") | quit
+//   inspect X,Y|off (pin the inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device
 #include <deque>
 #include <functional>
 #include <optional>

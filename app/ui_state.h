@@ -6,6 +6,7 @@
 #include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
+#include "teach_state.h"
 
 namespace kc {
 
@@ -21,6 +22,7 @@ struct UiState {
     std::optional<std::string> refusal; // why the last paint was refused; the old picture stays
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")
+    TeachState teach;                   // inspector, overlays, step mode (teach_panel.h)
 };
 
 } // namespace kc

@@ -18,6 +18,7 @@
 #include "gl_context.h"
 #include "image_io.h"
 #include "panel.h"
+#include "teach_panel.h"
 #include "ui_script.h"
 
 namespace kc {
@@ -139,6 +140,7 @@ int run_windowed(const Options& o) {
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
         const float panel_width = draw_panel(state, {painter, frame_ms});
+        draw_canvas_overlay(state, painter, canvas);
         ImGui::Render();
 
         // 3. Draw the canvas beside the panel, the panel on top, and show it.
@@ -148,7 +150,7 @@ int run_windowed(const Options& o) {
         glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         const int left = static_cast<int>(panel_width * fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
-        canvas.draw({left, 0, fb_w - left, fb_h});
+        remember_canvas_rect(state.teach, canvas.draw({left, 0, fb_w - left, fb_h}), fb_w, fb_h);
         glViewport(0, 0, fb_w, fb_h);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         if (script && script->done()) state.quit = true;

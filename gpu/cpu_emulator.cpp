@@ -18,6 +18,7 @@ struct EmulatedLaunch {
     const PaintJob* job;
     Dim3 grid;
     Pixel* out;
+    PixelRecord record;
 };
 
 // Runs blocks [first, last) in launch order (x fastest, then y, then z); `sm` is the worker.
@@ -35,7 +36,7 @@ void run_blocks(const EmulatedLaunch& l, long long first, long long last, unsign
         t.bz = static_cast<unsigned>(block / (1LL * l.grid.x * l.grid.y));
         for (t.tz = 0; t.tz < t.bdz; ++t.tz)
             for (t.ty = 0; t.ty < t.bdy; ++t.ty)
-                for (t.tx = 0; t.tx < t.bdx; ++t.tx) paint_thread(op, job.params, t, job.launch.mapping, job.view, sm, l.out);
+                for (t.tx = 0; t.tx < t.bdx; ++t.tx) paint_thread(op, job.params, t, job.launch.mapping, job.view, sm, l.out, l.record);
     }
 }
 
@@ -51,21 +52,24 @@ constexpr std::array kRunners{
 CpuGridEmulator::CpuGridEmulator(unsigned workers)
     : workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())) {}
 
-std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* out) const {
+std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* out, PixelRecord record) const {
     const PaintPlan plan = plan_paint(job, universal_limits());
     if (plan.error) return plan.error;
     const long long pixels = 1LL * job.params.width * job.params.height;
-    if (plan.clear_first) std::fill(out, out + pixels, kUncoveredPixel);
+    if (plan.clear_first)
+        for (long long i = 0; i < pixels; ++i)
+            out[i] = uncovered_pixel(static_cast<int>(i % job.params.width), static_cast<int>(i / job.params.width));
 
-    const EmulatedLaunch launch{&job, plan.grid, out};
+    const EmulatedLaunch launch{&job, plan.grid, out, record};
     const BlockRunner run = kRunners[job.op];
-    const long long blocks = plan.grid.count();
+    const long long blocks = painting_blocks(job, plan.grid); // blocks run in launch order
     // Workers take chunks of consecutive blocks, as SMs take blocks from a launch's queue.
     const long long chunk = std::max<long long>(1, blocks / (8LL * workers_));
     std::atomic<long long> next{0};
     auto worker = [&](unsigned sm) {
         for (long long first; (first = next.fetch_add(chunk)) < blocks;) run(launch, first, std::min(blocks, first + chunk), sm);
     };
+    if (blocks == 0) return std::nullopt;
     const unsigned helpers = static_cast<unsigned>(std::min<long long>(workers_, blocks)) - 1;
     std::vector<std::jthread> pool;
     pool.reserve(helpers);

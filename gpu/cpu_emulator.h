@@ -12,8 +12,9 @@ class CpuGridEmulator {
 public:
     explicit CpuGridEmulator(unsigned workers = 0); // 0: one per hardware thread
     // Paints `out` (width*height pixels, host memory). An illegal launch is refused with the same
-    // message a CUDA launch gets, and `out` is left untouched.
-    std::optional<std::string> paint(const PaintJob& job, Pixel* out) const;
+    // message a CUDA launch gets, and `out` is left untouched. `record` (host memory) optionally
+    // keeps per-pixel writer figures; its `writes` counters must start at zero.
+    std::optional<std::string> paint(const PaintJob& job, Pixel* out, PixelRecord record = {}) const;
     unsigned workers() const { return workers_; }
 
 private:

@@ -16,10 +16,18 @@ __device__ __forceinline__ unsigned sm_id() {
 }
 
 template <class Op>
-__global__ void paint_kernel(OpParams params, Mapping mapping, View view, Pixel* out) {
+__global__ void paint_kernel(OpParams params, Mapping mapping, View view, Pixel* out, PixelRecord record,
+                             long long max_blocks) {
     const ThreadCoords t{blockIdx.x,  blockIdx.y,  blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
                          blockDim.x,  blockDim.y,  blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
-    paint_thread(Op{}, params, t, mapping, view, view == View::Sm ? sm_id() : 0u, out);
+    if (max_blocks >= 0 && block_in_launch(t) >= static_cast<unsigned long long>(max_blocks)) return; // step mode
+    const bool need_sm = view == View::Sm || record.sm != nullptr;
+    paint_thread(Op{}, params, t, mapping, view, need_sm ? sm_id() : 0u, out, record);
+}
+
+__global__ void hatch_kernel(Pixel* out, int width, long long count) {
+    for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += 1LL * blockDim.x * gridDim.x)
+        out[i] = uncovered_pixel(static_cast<int>(i % width), static_cast<int>(i / width));
 }
 
 __global__ void fill_kernel(Pixel* out, std::size_t count, Pixel value) {
@@ -35,15 +43,30 @@ __global__ void copy_to_surface_kernel(const Pixel* __restrict__ pixels, int wid
     surf2Dwrite(make_uchar4(p.r, p.g, p.b, p.a), surface, x * 4, y); // RGBA8 texel; x in bytes
 }
 
-using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, cudaStream_t);
+using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, PixelRecord, cudaStream_t);
 
 template <class Op>
-void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream) {
-    paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.view, out);
+void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord record, cudaStream_t stream) {
+    paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.view, out, record, job.max_blocks);
 }
 
 constexpr std::array kLaunchers{
 #define KC_OP(Functor) static_cast<Launcher>(&launch<Functor>),
+#include "ops/op_list.h"
+#undef KC_OP
+};
+
+using OccupancyQuery = int (*)(int);
+
+template <class Op>
+int max_active_blocks(int threads_per_block) {
+    int blocks = 0;
+    KC_CUDA_CHECK_THROW(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, paint_kernel<Op>, threads_per_block, 0));
+    return blocks;
+}
+
+constexpr std::array kOccupancyQueries{
+#define KC_OP(Functor) static_cast<OccupancyQuery>(&max_active_blocks<Functor>),
 #include "ops/op_list.h"
 #undef KC_OP
 };
@@ -62,15 +85,29 @@ void cuda_fill(Pixel* out, std::size_t count, Pixel value, cudaStream_t stream) 
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 }
 
+void cuda_fill_uncovered(Pixel* out, int width, int height, cudaStream_t stream) {
+    hatch_kernel<<<1024, 256, 0, stream>>>(out, width, 1LL * width * height);
+    KC_CUDA_CHECK_THROW(cudaGetLastError());
+}
+
+int cuda_max_active_blocks_per_sm(int op, int threads_per_block) {
+    return kOccupancyQueries.at(static_cast<std::size_t>(op))(threads_per_block);
+}
+
+OccupancyFigures cuda_occupancy(const DeviceInfo& info, int op, const Dim3& block, const Dim3& grid) {
+    const int per_sm = cuda_max_active_blocks_per_sm(op, static_cast<int>(block.count()));
+    return occupancy_figures(block, grid, per_sm, info.sm_count, info.max_threads_per_sm, info.warp_size);
+}
+
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
-                                      cudaStream_t stream) {
+                                      cudaStream_t stream, PixelRecord record) {
     // Universal limits first: they give the same message whether or not a GPU is present.
     PaintPlan plan = plan_paint(job, universal_limits());
     if (!plan.error) plan = plan_paint(job, limits);
     if (plan.error) return plan.error;
-    if (plan.clear_first) cuda_fill(out, 1ULL * job.params.width * job.params.height, kUncoveredPixel, stream);
+    if (plan.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
     const Dim3 b = job.launch.block;
-    kLaunchers[job.op](job, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, stream);
+    kLaunchers[job.op](job, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, record, stream);
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));

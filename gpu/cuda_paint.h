@@ -6,15 +6,27 @@
 #include <optional>
 #include <string>
 
+#include "cuda_device.h"
+#include "launch_figures.h"
 #include "paint_job.h"
 
 namespace kc {
 
 // Launches `job` on `stream`, writing width*height pixels at `out` (device memory). A launch the
 // device cannot run is refused before anything is touched and its reason returned; launch errors
-// the checks could not foresee throw CudaError.
+// the checks could not foresee throw CudaError. `record` (device memory) optionally keeps
+// per-pixel writer figures; its `writes` counters must start at zero.
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
-                                      cudaStream_t stream);
+                                      cudaStream_t stream, PixelRecord record = {});
+
+// Hatches width*height pixels with uncovered_pixel(x, y).
+void cuda_fill_uncovered(Pixel* out, int width, int height, cudaStream_t stream);
+
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor for the paint kernel of operation `op` on the
+// current device: how many blocks of this size one SM holds at once.
+int cuda_max_active_blocks_per_sm(int op, int threads_per_block);
+// The occupancy figures of the device panel for this launch of operation `op` on device `info`.
+OccupancyFigures cuda_occupancy(const DeviceInfo& info, int op, const Dim3& block, const Dim3& grid);
 
 // Writes width*height canvas pixels into an RGBA8 surface (a mapped GL texture), one texel per thread.
 void cuda_copy_to_surface(const Pixel* pixels, int width, int height, cudaSurfaceObject_t surface, cudaStream_t stream);

@@ -108,6 +108,7 @@ Coverage coverage(const LaunchConfig& config, int width, int height) {
     case Mapping::GridStride: c.covered_pixels = plane_threads > 0 ? c.pixels : 0; break;
     }
     c.repeated_writes = c.covered_pixels * (layers - 1);
+    c.multi_written_pixels = layers > 1 ? c.covered_pixels : 0;
     return c;
 }
 

@@ -66,6 +66,7 @@ struct Coverage {
     long long pixels = 0;          // pixels in the image
     long long covered_pixels = 0;  // pixels at least one thread writes
     long long repeated_writes = 0; // writes beyond the first to an already-written pixel
+    long long multi_written_pixels = 0; // pixels more than one thread writes (the last write wins, unordered)
     bool covers_all() const { return covered_pixels == pixels; }
 };
 Coverage coverage(const LaunchConfig& config, int width, int height);

@@ -1,5 +1,7 @@
 #include "paint_job.h"
 
+#include <algorithm>
+
 #include "registry.h"
 
 namespace kc {
@@ -23,8 +25,13 @@ PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits) {
         return plan;
     }
     plan.grid = resolved_grid(job.launch, job.params.width, job.params.height);
-    plan.clear_first = !coverage(job.launch, job.params.width, job.params.height).covers_all();
+    plan.clear_first = !coverage(job.launch, job.params.width, job.params.height).covers_all() ||
+                       painting_blocks(job, plan.grid) < plan.grid.count();
     return plan;
+}
+
+long long painting_blocks(const PaintJob& job, const Dim3& grid) {
+    return job.max_blocks < 0 ? grid.count() : std::min(job.max_blocks, grid.count());
 }
 
 } // namespace kc

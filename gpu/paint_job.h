@@ -14,6 +14,9 @@ struct PaintJob {
     OpParams params;
     LaunchConfig launch;
     View view = View::Pixels;
+    // Step mode: only blocks whose launch-order number (x fastest, then y, z) is below this paint;
+    // the rest return at once. Negative: no limit.
+    long long max_blocks = -1;
 };
 
 // What a backend needs to know before it touches the output: the grid it will launch, whether
@@ -21,8 +24,11 @@ struct PaintJob {
 struct PaintPlan {
     std::optional<std::string> error; // set: refuse, leave the output untouched
     Dim3 grid;
-    bool clear_first = false; // the grid leaves pixels uncovered: fill them with kUncoveredPixel
+    bool clear_first = false; // pixels may stay unwritten: hatch them first (uncovered_pixel)
 };
 PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits);
+
+// Blocks a job launches and, of those, how many paint (step mode's limit applied).
+long long painting_blocks(const PaintJob& job, const Dim3& grid);
 
 } // namespace kc

@@ -27,6 +27,38 @@ KC_HD unsigned hash_u32(unsigned v) {
     return v;
 }
 
+// Per-pixel records a launch can keep besides the picture; null pointers keep nothing. Same
+// memory space as the pixels (device memory for CUDA, host memory for the emulator).
+struct PixelRecord {
+    unsigned* sm = nullptr;     // the SM (emulator: worker) of the thread that wrote the pixel last
+    unsigned* writes = nullptr; // how many threads wrote the pixel; must start at zero
+};
+
+KC_HD void count_write(unsigned* counter) {
+#if defined(__CUDA_ARCH__)
+    atomicAdd(counter, 1u);
+#else
+    __atomic_fetch_add(counter, 1u, __ATOMIC_RELAXED); // emulator workers may share a pixel (z layers)
+#endif
+}
+
+// hue in degrees, saturation and value 0..255.
+KC_HD Pixel hsv_pixel(int hue, int sat, int val) {
+    hue = ((hue % 360) + 360) % 360;
+    const int sector = hue / 60, f = (hue % 60) * 255 / 60;
+    const int p = val * (255 - sat) / 255;
+    const int q = val * (255 - sat * f / 255) / 255;
+    const int t = val * (255 - sat * (255 - f) / 255) / 255;
+    switch (sector) {
+    case 0: return make_pixel(val, t, p);
+    case 1: return make_pixel(q, val, p);
+    case 2: return make_pixel(p, val, t);
+    case 3: return make_pixel(p, q, val);
+    case 4: return make_pixel(t, p, val);
+    default: return make_pixel(val, p, q);
+    }
+}
+
 // A saturated colour picked by a hash; `bright` alternates light and dark so that neighbours differ.
 KC_HD Pixel id_colour(unsigned id, bool bright) {
     const unsigned h = hash_u32(id + 1);
@@ -35,27 +67,77 @@ KC_HD Pixel id_colour(unsigned id, bool bright) {
                       lo + static_cast<int>((h >> 16) & 0xFF) * span / 255);
 }
 
+// Colour `k` of a palette of `classes` colours: hues spread evenly, odd classes darker, and a small
+// per-`id` jitter that keeps every block recognisable while classes k and k+-1 stay apart.
+KC_HD Pixel class_colour(unsigned k, unsigned classes, unsigned id) {
+    const unsigned h = hash_u32(id + 1);
+    const int step = 360 / static_cast<int>(classes);
+    const int hue = static_cast<int>(k) * step + static_cast<int>(h % 41) * step / 160 - step / 8; // +-1/8 step
+    const int val = (k & 1) ? 150 + static_cast<int>((h >> 8) % 30) : 225 + static_cast<int>((h >> 8) % 31);
+    const int sat = 170 + static_cast<int>((h >> 16) % 60);
+    return hsv_pixel(hue, sat, val);
+}
+
+// How many colour classes the block view cycles through for a 1D mapping, so that blocks whose
+// pixels touch (differences 1 and about width/threads, also across the grid-stride wrap) never
+// share a class: the smallest count from 6 that divides none of those differences.
+KC_HD unsigned block_colour_classes(Mapping mapping, unsigned long long threads_per_block,
+                                    unsigned long long blocks, unsigned width) {
+    if (threads_per_block == 0 || blocks == 0) return 6; // no launch: any count will do
+    const unsigned long long q = width / threads_per_block;
+    const unsigned long long diffs[4] = {1, q > 0 ? q - 1 : 0, q, q + 1};
+    for (unsigned k = 6; k < 64; ++k) {
+        bool ok = true;
+        for (unsigned long long d : diffs) {
+            if (mapping == Mapping::GridStride) d %= blocks; // block numbers wrap each pass
+            if (d == 0) continue;
+            if (d % k == 0 || (mapping == Mapping::GridStride && (blocks - d) % k == 0)) ok = false;
+        }
+        if (ok) return k;
+    }
+    return blocks < 0xFFFFFFFFULL ? static_cast<unsigned>(blocks) : 0xFFFFFFFFu; // every block its own class
+}
+
 KC_HD unsigned thread_in_block(const ThreadCoords& t) { return (t.tz * t.bdy + t.ty) * t.bdx + t.tx; }
+// blockIdx flattened in launch order: x fastest, then y, then z.
+KC_HD unsigned long long block_in_launch(const ThreadCoords& t) {
+    return (1ULL * t.bz * t.gdy + t.by) * t.gdx + t.bx;
+}
 
 // The PyCUDA tutorial's flattening; threadIdx.z and blockIdx.z take no part.
 KC_HD unsigned long long linear_thread_index(const ThreadCoords& t) {
     return (1ULL * t.bx + 1ULL * t.by * t.gdx) * t.bdx * t.bdy + 1ULL * t.ty * t.bdx + t.tx;
 }
 
-KC_HD Pixel view_colour(View view, const ThreadCoords& t, unsigned sm) {
+KC_HD Pixel block_colour(const ThreadCoords& t, Mapping mapping, unsigned width) {
+    const unsigned id = t.by * t.gdx + t.bx;
+    // 2d: blocks tile the picture as they tile the grid, so (bx + 3*by) mod 6 differs for all
+    // eight neighbours. 1D mappings lay blocks along rows: cycle through classes that avoid the
+    // differences between touching blocks.
+    if (mapping == Mapping::TwoD) return class_colour((t.bx + 3 * t.by) % 6, 6, id);
+    const unsigned classes =
+        block_colour_classes(mapping, 1ULL * t.bdx * t.bdy, 1ULL * t.gdx * t.gdy, width);
+    return class_colour(id % classes, classes, id);
+}
+
+// Warps of a block: 8 colours with a hue step of 3/8 turn, so warps w and w+1 or w+2 (the ones
+// above and below when a row is not a multiple of 32) stay far apart.
+KC_HD Pixel warp_colour(unsigned warp) { return class_colour((warp * 3) % 8, 8, warp); }
+
+KC_HD Pixel lane_colour(unsigned lane) {
+    const int l = static_cast<int>(lane % 32);
+    return make_pixel(l * 255 / 31, 255 - l * 255 / 31, 160);
+}
+
+KC_HD Pixel view_colour(View view, const ThreadCoords& t, unsigned sm, Mapping mapping = Mapping::TwoD,
+                        unsigned width = 0) {
     switch (view) {
-    case View::Block: return id_colour(t.by * t.gdx + t.bx, ((t.bx + t.by) & 1) != 0);
+    case View::Block: return block_colour(t, mapping, width);
     case View::Thread:
         return make_pixel(t.bdx > 1 ? static_cast<int>(t.tx * 255 / (t.bdx - 1)) : 0,
                           t.bdy > 1 ? static_cast<int>(t.ty * 255 / (t.bdy - 1)) : 0, 96);
-    case View::Warp: {
-        const unsigned warp = thread_in_block(t) / 32;
-        return id_colour(warp, (warp & 1) != 0);
-    }
-    case View::Lane: {
-        const int lane = static_cast<int>(thread_in_block(t) % 32);
-        return make_pixel(lane * 255 / 31, 255 - lane * 255 / 31, 160);
-    }
+    case View::Warp: return warp_colour(thread_in_block(t) / 32);
+    case View::Lane: return lane_colour(thread_in_block(t) % 32);
     case View::Linear: {
         const unsigned long long total = 1ULL * t.bdx * t.bdy * t.gdx * t.gdy;
         const int v = static_cast<int>(linear_thread_index(t) * 255ULL / (total > 1 ? total - 1 : 1));
@@ -70,14 +152,20 @@ KC_HD Pixel view_colour(View view, const ThreadCoords& t, unsigned sm) {
 // One thread's work. `out` is width*height pixels, row-major.
 template <class Op>
 KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, Mapping mapping, View view,
-                        unsigned sm, Pixel* out) {
-    const Pixel identity = view == View::Pixels ? Pixel{} : view_colour(view, t, sm);
+                        unsigned sm, Pixel* out, PixelRecord record = {}) {
+    const Pixel identity =
+        view == View::Pixels ? Pixel{} : view_colour(view, t, sm, mapping, static_cast<unsigned>(p.width));
+    auto keep = [&](unsigned long long i) {
+        if (record.sm) record.sm[i] = sm;
+        if (record.writes) count_write(record.writes + i);
+    };
     const unsigned long long pixels = 1ULL * p.width * p.height;
     if (mapping == Mapping::TwoD) {
         const unsigned x = t.bx * t.bdx + t.tx;
         const unsigned y = t.by * t.bdy + t.ty;
         if (x >= static_cast<unsigned>(p.width) || y >= static_cast<unsigned>(p.height)) return;
         out[1ULL * y * p.width + x] = view == View::Pixels ? op(static_cast<int>(x), static_cast<int>(y), p) : identity;
+        keep(1ULL * y * p.width + x);
         return;
     }
     unsigned long long i = linear_thread_index(t);
@@ -87,6 +175,7 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
         const int x = static_cast<int>(i % p.width);
         const int y = static_cast<int>(i / p.width);
         out[i] = view == View::Pixels ? op(x, y, p) : identity;
+        keep(i);
     }
 }
 

@@ -167,6 +167,22 @@ std::vector<Pixel> Canvas::read_texture() const {
     return pixels;
 }
 
+Pixel Canvas::read_texel(int x, int y) const {
+    Pixel p{0, 0, 0, 0};
+    if (x < 0 || y < 0 || x >= width_ || y >= height_) return p;
+    GlFramebuffer fbo = GlFramebuffer::create();
+    GLint previous = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo.id());
+    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_.id(), 0);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    // The texture's rows are the image's rows: texture row y is image row y (uploads start at row 0).
+    glReadPixels(x, y, 1, 1, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, &p);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
+    return p;
+}
+
 std::vector<Pixel> read_framebuffer(int width, int height) {
     std::vector<Pixel> pixels(std::size_t(width) * height);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);

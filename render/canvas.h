@@ -38,6 +38,7 @@ public:
 
     std::vector<Pixel> read_pixel_buffer() const; // what the painters wrote
     std::vector<Pixel> read_texture() const;      // what is shown
+    Pixel read_texel(int x, int y) const;         // one shown pixel, row 0 at the top (the inspector)
     void write_pixel_buffer(const std::vector<Pixel>& pixels); // for tests: poison the buffer
 
 private:

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cpu_emulator.h"
+#include "writer_record.h"
 
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
@@ -73,9 +74,12 @@ struct FramePainter::CudaState {
 
     explicit CudaState(int device) : info(query_device(device)) {}
 };
+#else
+struct FramePainter::CudaState {}; // never created; complete so unique_ptr can destroy it
 #endif
 
-FramePainter::FramePainter(std::optional<Backend> forced) : cpu_(std::make_unique<CpuState>()) {
+FramePainter::FramePainter(std::optional<Backend> forced)
+    : cpu_(std::make_unique<CpuState>()), writers_(std::make_unique<WriterRecord>()) {
 #ifdef KC_HAVE_CUDA
     if (auto why = cuda_unavailable_reason()) {
         why_not_[0] = why_not_[1] = *why;
@@ -207,7 +211,7 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
             ScopedCudaMap mapped(c.registration, c.stream.get());
             times_.map.add(micros_since(t_map));
             const bool timed = c.kernel_timer.begin(c.stream.get());
-            cuda_paint(job, limits, mapped.pixels(), c.stream.get());
+            cuda_paint(job, limits, mapped.pixels(), c.stream.get(), writers_->for_cuda(record_writers_, canvas.width(), canvas.height(), c.stream.get()));
             if (timed) c.kernel_timer.end(c.stream.get());
             t_unmap = Clock::now();
         }
@@ -221,7 +225,7 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
         if (c.device_pixels.size() != canvas.pixel_count()) c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
         if (c.host_pixels.size() != canvas.pixel_count()) c.host_pixels = PinnedBuffer<Pixel>(canvas.pixel_count());
         bool timed = c.kernel_timer.begin(c.stream.get());
-        cuda_paint(job, limits, c.device_pixels.data(), c.stream.get());
+        cuda_paint(job, limits, c.device_pixels.data(), c.stream.get(), writers_->for_cuda(record_writers_, canvas.width(), canvas.height(), c.stream.get()));
         if (timed) c.kernel_timer.end(c.stream.get());
         timed = c.copy_timer.begin(c.stream.get());
         KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_pixels.data(), c.device_pixels.data(), c.device_pixels.bytes(),
@@ -238,13 +242,28 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     case Backend::Cpu: {
         cpu_->pixels.resize(canvas.pixel_count());
         const auto t0 = Clock::now();
-        if (auto error = cpu_->emulator.paint(job, cpu_->pixels.data())) return error;
+        if (auto error = cpu_->emulator.paint(job, cpu_->pixels.data(), writers_->for_cpu(record_writers_, canvas.width(), canvas.height())))
+            return error;
         times_.kernel.add(micros_since(t0));
         timed_upload([&] { canvas.upload_from_host(cpu_->pixels.data()); });
         break;
     }
     }
     return std::nullopt;
+}
+
+std::optional<unsigned> FramePainter::sm_of_pixel(int x, int y) {
+#ifdef KC_HAVE_CUDA
+    if (cuda_ && backend_ != Backend::Cpu) return writers_->read_cuda(x, y, cuda_->stream.get());
+#endif
+    return writers_->read_cpu(x, y);
+}
+
+const DeviceInfo* FramePainter::device_info() const {
+#ifdef KC_HAVE_CUDA
+    if (cuda_) return &cuda_->info;
+#endif
+    return nullptr;
 }
 
 void FramePainter::collect_timings(bool wait) {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "canvas.h"
+#include "cuda_device.h"
 #include "gl_timer.h"
 #include "launch_config.h"
 #include "paint_job.h"
@@ -47,6 +48,8 @@ struct DeviceSummary {
     DeviceLimits limits;
 };
 
+class WriterRecord;
+
 class FramePainter {
 public:
     // Needs the GL context current. Picks the first backend that works here, in the order
@@ -73,6 +76,13 @@ public:
     const StageTimes& times() const { return times_; }
     StageTimes& times() { return times_; }
 
+    // The inspector's per-pixel writer record (see writer_record.h); off unless asked for, as it
+    // costs a write per pixel. sm_of_pixel reads one entry of the last paint that kept it.
+    void record_writers(bool on) { record_writers_ = on; }
+    std::optional<unsigned> sm_of_pixel(int x, int y);
+    // The CUDA device's properties, or null without one (the CPU backend still shows them).
+    const DeviceInfo* device_info() const;
+
 private:
     struct CudaState;
     struct CpuState;
@@ -83,6 +93,8 @@ private:
     std::array<std::string, 3> why_not_;
     StageTimes times_;
     GlTimerRing upload_timer_;
+    bool record_writers_ = false;
+    std::unique_ptr<WriterRecord> writers_;
 };
 
 } // namespace kc

@@ -37,7 +37,7 @@ inline ::testing::AssertionResult matches_reference(const PaintJob& job, const s
             const Pixel p = out[std::size_t(y) * w + x];
             bool ok;
             if (writes[std::size_t(y) * w + x] == 0) {
-                ok = p == kUncoveredPixel;
+                ok = p == uncovered_pixel(x, y);
             } else {
                 bool exact = true;
                 const Rgb e = expected(job, x, y, exact);

@@ -57,7 +57,7 @@ TEST(CpuEmulator, TooSmallGridLeavesUncoveredPixelsInTheUncoveredColour) {
     job.launch.auto_grid = false;
     job.launch.grid = {10, 10, 1}; // 320x80 of 800x800
     const auto out = paint(job);
-    EXPECT_EQ(out[100 * 800 + 500], kUncoveredPixel);
+    EXPECT_EQ(out[100 * 800 + 500], uncovered_pixel(500, 100));
     EXPECT_TRUE(ref::matches_reference(job, out));
 }
 

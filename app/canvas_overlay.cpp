@@ -1,0 +1,150 @@
+// The canvas overlay: the inspector's tooltip and block outline, every block's boundary, and the
+// tint over pixels that several threads write. Drawn with ImGui's background draw list, which
+// lands on top of the GL-drawn canvas and under the panel.
+#include <imgui.h>
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "teach_panel.h"
+#include "thread_of_pixel.h"
+
+namespace kc {
+
+namespace {
+
+// Image pixel coordinates to screen (ImGui) coordinates and back.
+struct CanvasTransform {
+    float x, y, sx, sy;
+    ImVec2 to_screen(float px, float py) const { return ImVec2(x + px * sx, y + py * sy); }
+};
+
+void draw_outline(ImDrawList* d, const CanvasTransform& t, const Outline& o, ImU32 colour, float thickness) {
+    ImVec2 points[8];
+    const int n = static_cast<int>(std::min<std::size_t>(o.size(), 8));
+    for (int i = 0; i < n; ++i) points[i] = t.to_screen(float(o[i].x), float(o[i].y));
+    d->AddPolyline(points, n, colour, ImDrawFlags_Closed, thickness);
+}
+
+// Every block's boundary: grid lines for 2d, one outline per block run for 1D mappings. Skipped
+// (with a note) when blocks would be under a few screen pixels or too many to draw.
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h,
+                           ImU32 colour, float thickness);
+
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h) {
+    // A dark line under a light one: visible on light and dark views alike.
+    for (const auto [colour, thickness] : {std::pair{IM_COL32(0, 0, 0, 160), 3.0f}, std::pair{IM_COL32(255, 255, 255, 230), 1.0f}})
+        draw_block_boundaries(d, t, l, grid, w, h, colour, thickness);
+}
+
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h,
+                           ImU32 colour, float thickness) {
+    if (l.mapping == Mapping::TwoD) {
+        if (l.block.x * t.sx < 3 || l.block.y * t.sy < 3) {
+            d->AddText(t.to_screen(4, 4), IM_COL32(255, 255, 255, 255), "blocks too small to outline at this size");
+            return;
+        }
+        const int right = std::min(w, grid.x * l.block.x), bottom = std::min(h, grid.y * l.block.y);
+        for (int bx = 0; bx <= grid.x && bx * l.block.x <= right; ++bx)
+            d->AddLine(t.to_screen(float(bx * l.block.x), 0), t.to_screen(float(bx * l.block.x), float(bottom)), colour, thickness);
+        d->AddLine(t.to_screen(float(right), 0), t.to_screen(float(right), float(bottom)), colour, thickness);
+        for (int by = 0; by <= grid.y && by * l.block.y <= bottom; ++by)
+            d->AddLine(t.to_screen(0, float(by * l.block.y)), t.to_screen(float(right), float(by * l.block.y)), colour, thickness);
+        d->AddLine(t.to_screen(0, float(bottom)), t.to_screen(float(right), float(bottom)), colour, thickness);
+        return;
+    }
+    constexpr long long kMaxOutlines = 4096;
+    const long long per_block = 1LL * l.block.x * l.block.y;
+    const long long runs = 1LL * w * h / std::max(1LL, per_block) + 1; // one outline per block-sized run of pixels
+    if (runs > kMaxOutlines || per_block * t.sx * t.sy < 9) {
+        d->AddText(t.to_screen(4, 4), IM_COL32(255, 255, 255, 255), "too many blocks to outline");
+        return;
+    }
+    for (int by = 0; by < grid.y; ++by)
+        for (int bx = 0; bx < grid.x; ++bx)
+            for (const Outline& o : block_outlines(l, grid, w, h, {bx, by, 0}))
+                draw_outline(d, t, o, colour, thickness);
+}
+
+void inspector_tooltip(const PaintJob& job, const PixelWriter& wr, int x, int y, Pixel value, std::optional<unsigned> sm,
+                       bool is_cpu) {
+    ImGui::BeginTooltip();
+    ImGui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x);
+    ImGui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+    ImGui::SameLine();
+    ImGui::Text("value R %d G %d B %d A %d", value.r, value.g, value.b, value.a);
+    if (!wr.covered) {
+        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "no thread writes this pixel (hatched)");
+        ImGui::EndTooltip();
+        return;
+    }
+    ImGui::Separator();
+    ImGui::Text("blockIdx  (%d, %d, %d)   block #%lld in launch order", wr.block_idx.x, wr.block_idx.y, wr.block_idx.z,
+                wr.block_in_launch);
+    ImGui::Text("threadIdx (%d, %d, %d)   thread %d of the block", wr.thread_idx.x, wr.thread_idx.y, wr.thread_idx.z,
+                wr.thread_in_block);
+    ImGui::Text("warp %d, lane %d", wr.warp, wr.lane);
+    ImGui::Text("global thread index %llu", wr.global_thread);
+    if (job.launch.mapping == Mapping::GridStride) ImGui::Text("grid-stride pass %lld", wr.pass);
+    if (job.max_blocks >= 0 && wr.block_in_launch >= job.max_blocks)
+        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "not painted yet (step mode)");
+    else if (sm)
+        ImGui::Text("%s %u", is_cpu ? "emulator worker" : "SM", *sm);
+    else
+        ImGui::TextDisabled("SM: recorded from the next frame");
+    if (wr.writers > 1)
+        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%lld threads write it (one per z layer); any may be last",
+                           wr.writers);
+    ImGui::EndTooltip();
+}
+
+} // namespace
+
+void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas) {
+    TeachState& teach = s.teach;
+    const int w = canvas.width(), h = canvas.height();
+    if (teach.canvas_w <= 0 || teach.canvas_h <= 0 || w != s.job.params.width || h != s.job.params.height) {
+        painter.record_writers(false);
+        return;
+    }
+    const CanvasTransform t{teach.canvas_x, teach.canvas_y, teach.canvas_w / w, teach.canvas_h / h};
+    ImDrawList* d = ImGui::GetBackgroundDrawList();
+    const LaunchConfig& l = s.job.launch;
+    const Dim3 grid = resolved_grid(l, w, h);
+    // The panel may have made the launch illegal this frame, after the paint that set `refusal`.
+    const bool legal = !s.refusal && !launch_error(l, w, h, universal_limits());
+
+    if (legal && teach.flag_repeats && coverage(l, w, h).multi_written_pixels > 0)
+        for (const PixelRect& r : covered_rects(l, grid, w, h))
+            d->AddRectFilled(t.to_screen(float(r.x), float(r.y)), t.to_screen(float(r.x + r.w), float(r.y + r.h)),
+                             IM_COL32(255, 40, 40, 70));
+    if (legal && teach.block_outlines) draw_block_boundaries(d, t, l, grid, w, h);
+
+    // The inspected pixel: the pinned one (scripts), else the one under the mouse if no window is.
+    std::optional<std::pair<int, int>> pixel = teach.pinned_pixel;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!pixel && !io.WantCaptureMouse) {
+        const int px = static_cast<int>((io.MousePos.x - t.x) / t.sx), py = static_cast<int>((io.MousePos.y - t.y) / t.sy);
+        if (io.MousePos.x >= t.x && io.MousePos.y >= t.y && px < w && py < h) pixel = std::pair{px, py};
+    }
+    const bool inspecting = teach.inspector && legal && pixel.has_value();
+    painter.record_writers(inspecting);
+    if (!inspecting) return;
+    const auto [x, y] = *pixel;
+    const PixelWriter wr = thread_of_pixel(l, grid, w, h, x, y);
+    if (wr.covered)
+        for (const Outline& o : block_outlines(l, grid, w, h, wr.block_idx))
+            draw_outline(d, t, o, IM_COL32(255, 230, 0, 255), 2.5f);
+    d->AddRect(t.to_screen(float(x), float(y)), t.to_screen(float(x + 1), float(y + 1)), IM_COL32(255, 255, 255, 255));
+    std::optional<unsigned> sm;
+    try {
+        sm = painter.sm_of_pixel(x, y);
+    } catch (const std::exception& e) {
+        s.error = e.what();
+    }
+    if (teach.pinned_pixel) ImGui::SetNextWindowPos(t.to_screen(float(x) + 12 / t.sx, float(y) + 12 / t.sy));
+    inspector_tooltip(s.job, wr, x, y, canvas.read_texel(x, y), sm, painter.backend() == Backend::Cpu);
+}
+
+} // namespace kc

@@ -1,0 +1,269 @@
+#include "teach_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <sstream>
+
+#include "device_figures.h"
+#include "launch_figures.h"
+#include "registry.h"
+#include "thread_of_pixel.h"
+
+namespace kc {
+
+namespace {
+
+const ImVec4 kWarn(1.0f, 0.7f, 0.3f, 1.0f);
+const ImVec4 kBad(1.0f, 0.35f, 0.35f, 1.0f);
+
+ImVec4 to_imvec(Pixel p) { return ImVec4(p.r / 255.0f, p.g / 255.0f, p.b / 255.0f, 1.0f); }
+
+// Wrapped coloured text (ImGui's TextColored does not wrap).
+template <class... Args>
+void coloured(const ImVec4& colour, fmt::format_string<Args...> format, Args&&... args) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextWrapped("%s", fmt::format(format, std::forward<Args>(args)...).c_str());
+    ImGui::PopStyleColor();
+}
+
+void lines(const std::string& text) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) ImGui::TextWrapped("%s", line.c_str());
+}
+
+void swatch(const char* id, Pixel p, const std::string& label) {
+    ImGui::ColorButton(id, to_imvec(p), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(14, 14));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label.c_str());
+}
+
+// The hatch itself, drawn small: what uncovered pixels look like.
+void hatch_swatch(const std::string& label) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImDrawList* d = ImGui::GetWindowDrawList();
+    for (int y = 0; y < 14; ++y)
+        for (int x = 0; x < 14; ++x) {
+            const Pixel p = uncovered_pixel(x, y);
+            d->AddRectFilled(ImVec2(at.x + x, at.y + y), ImVec2(at.x + x + 1, at.y + y + 1), IM_COL32(p.r, p.g, p.b, 255));
+        }
+    ImGui::Dummy(ImVec2(14, 14));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label.c_str());
+}
+
+ThreadCoords coords_of(const Dim3& block, const Dim3& grid, int bx, int by, int tx, int ty) {
+    return ThreadCoords{unsigned(bx), unsigned(by), 0,           unsigned(tx),     unsigned(ty),     0,
+                        unsigned(block.x), unsigned(block.y), unsigned(block.z), unsigned(grid.x), unsigned(grid.y),
+                        unsigned(grid.z)};
+}
+
+void legend(const PaintJob& job, const Dim3& grid) {
+    const Dim3& b = job.launch.block;
+    const Mapping m = job.launch.mapping;
+    const unsigned width = static_cast<unsigned>(job.params.width);
+    switch (job.view) {
+    case View::Pixels: ImGui::TextWrapped("The operation's output. Pick another view to see which thread wrote each pixel."); break;
+    case View::Block: {
+        if (m == Mapping::TwoD)
+            ImGui::TextWrapped("One colour per block. Hue class (blockIdx.x + 3*blockIdx.y) mod 6, so all eight neighbours differ; odd classes darker.");
+        else
+            ImGui::TextWrapped("One colour per block. Hue class = block number mod %u, chosen so blocks whose pixels touch never share it.",
+                               block_colour_classes(m, 1ULL * b.x * b.y, 1ULL * grid.x * grid.y, width));
+        const int shown = static_cast<int>(std::min<long long>(6, 1LL * grid.x * grid.y));
+        for (int i = 0; i < shown; ++i) {
+            const int bx = i % grid.x, by = i / grid.x;
+            swatch(fmt::format("##b{}", i).c_str(), view_colour(View::Block, coords_of(b, grid, bx, by, 0, 0), 0, m, width),
+                   fmt::format("block ({}, {})", bx, by));
+            if (i % 2 == 0 && i + 1 < shown) ImGui::SameLine(180);
+        }
+        break;
+    }
+    case View::Thread:
+        ImGui::TextWrapped("Red = threadIdx.x / (blockDim.x-1), green = threadIdx.y / (blockDim.y-1): each block repeats the same ramp.");
+        swatch("##t0", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, 0), 0), "threadIdx (0, 0)");
+        ImGui::SameLine(180);
+        swatch("##t1", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, 0), 0), fmt::format("({}, 0)", b.x - 1));
+        swatch("##t2", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, b.y - 1), 0), fmt::format("(0, {})", b.y - 1));
+        ImGui::SameLine(180);
+        swatch("##t3", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, b.y - 1), 0),
+               fmt::format("({}, {})", b.x - 1, b.y - 1));
+        break;
+    case View::Warp: {
+        ImGui::TextWrapped("warp = (threadIdx.y*blockDim.x + threadIdx.x) / 32 within the block; 8 colours, warps w and w+1, w+2 far apart.");
+        const int warps = static_cast<int>(std::min<long long>(8, warp_figures(b).warps_per_block));
+        for (int w = 0; w < warps; ++w) {
+            swatch(fmt::format("##w{}", w).c_str(), warp_colour(unsigned(w)), fmt::format("warp {}", w));
+            if (w % 2 == 0 && w + 1 < warps) ImGui::SameLine(180);
+        }
+        break;
+    }
+    case View::Lane:
+        ImGui::TextWrapped("lane = flattened threadIdx %% 32: teal for lane 0 through to pink for lane 31.");
+        for (int l : {0, 8, 16, 24, 31}) {
+            swatch(fmt::format("##l{}", l).c_str(), lane_colour(unsigned(l)), fmt::format("{}", l));
+            if (l != 31) ImGui::SameLine();
+        }
+        break;
+    case View::Linear: {
+        const long long total = 1LL * b.x * b.y * grid.x * grid.y;
+        ImGui::TextWrapped("Brightness = the thread's linear index (blockIdx.y*gridDim.x + blockIdx.x)*threads per block + thread in block, over all %lld threads.", total);
+        const auto at = [&](long long index) {
+            const long long per_block = 1LL * b.x * b.y, blk = index / per_block, tib = index % per_block;
+            return view_colour(View::Linear, coords_of(b, grid, int(blk % grid.x), int(blk / grid.x), int(tib % b.x), int(tib / b.x)), 0);
+        };
+        swatch("##i0", at(0), "first");
+        ImGui::SameLine();
+        swatch("##i1", at(total / 2), "middle");
+        ImGui::SameLine();
+        swatch("##i2", at(total - 1), "last thread");
+        break;
+    }
+    case View::Sm:
+        ImGui::TextWrapped("One colour per SM that ran the block (%%smid); on the CPU backend, per emulator worker. Hover a pixel to read its number.");
+        for (unsigned sm = 0; sm < 4; ++sm) {
+            swatch(fmt::format("##s{}", sm).c_str(), view_colour(View::Sm, ThreadCoords{}, sm), fmt::format("SM {}", sm));
+            if (sm != 3) ImGui::SameLine();
+        }
+        break;
+    }
+    hatch_swatch("hatched: no thread writes this pixel");
+    swatch("##rep", Pixel{40, 40, 230, 255}, "red tint: more than one thread writes it");
+}
+
+// Step mode runs every frame, whether or not its controls are shown.
+void advance_step(UiState& s, long long blocks) {
+    TeachState& t = s.teach;
+    if (!t.stepping) {
+        s.job.max_blocks = -1;
+        return;
+    }
+    if (!t.step_paused) t.step_blocks += ImGui::GetIO().DeltaTime * t.blocks_per_second;
+    t.step_blocks = std::clamp(t.step_blocks, 0.0, double(std::max(0LL, blocks))); // an illegal grid may count < 0
+    s.job.max_blocks = static_cast<long long>(t.step_blocks);
+}
+
+void step_controls(UiState& s, long long blocks) {
+    TeachState& t = s.teach;
+    ImGui::Checkbox("Step through blocks", &t.stepping);
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Paints only the first N blocks in launch order (blockIdx.x fastest, then y, then z);\n"
+                          "the others return at once. Real GPUs run many blocks at a time in no promised order.");
+    if (!t.stepping) return;
+    ImGui::SliderFloat("Blocks / second", &t.blocks_per_second, 0.5f, 2000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::Button(t.step_paused ? "Run" : "Pause")) t.step_paused = !t.step_paused;
+    ImGui::SameLine();
+    if (ImGui::Button("+1 block")) t.step_blocks = std::floor(t.step_blocks) + 1, t.step_paused = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Restart")) t.step_blocks = 0, t.step_paused = false;
+    ImGui::Text("%lld of %lld blocks painted", std::min(static_cast<long long>(t.step_blocks), blocks), blocks);
+}
+
+} // namespace
+
+void indexing_section(UiState& s, const PanelContext&) {
+    const LaunchConfig& l = s.job.launch;
+    const int w = s.job.params.width, h = s.job.params.height;
+    const Dim3 grid = resolved_grid(l, w, h);
+    ImGui::TextDisabled("Mapping %s, grid %s:", std::string(mapping_name(l.mapping)).c_str(), to_string(grid).c_str());
+    lines(mapping_formula(l, grid, w, h));
+    if (l.block.z > 1 || grid.z > 1)
+        coloured(kWarn, "threadIdx.z and blockIdx.z take no part: each z layer writes the same pixels again.");
+
+    if (auto e = launch_error(l, w, h, universal_limits())) {
+        coloured(kBad, "{}", *e); // the counts and the legend need a legal launch
+        return;
+    }
+    const Coverage c = coverage(l, w, h);
+    ImGui::Separator();
+    ImGui::Text("%lld threads, %lld pixels, %lld covered", c.threads, c.pixels, c.covered_pixels);
+    if (!c.covers_all()) coloured(kWarn, "{} pixels no thread writes (hatched)", c.pixels - c.covered_pixels);
+    if (c.multi_written_pixels > 0)
+        coloured(kWarn, "{} pixels written by more than one thread ({} extra writes; tinted red)", c.multi_written_pixels,
+                 c.repeated_writes);
+    if (c.threads > c.covered_pixels && c.multi_written_pixels == 0)
+        ImGui::TextDisabled("%lld threads find no pixel and return", c.threads - c.covered_pixels);
+
+    ImGui::Separator();
+    ImGui::Text("Legend: %s view", std::string(view_name(s.job.view)).c_str());
+    legend(s.job, grid);
+
+    ImGui::Separator();
+    ImGui::Checkbox("Inspect on hover", &s.teach.inspector);
+    ImGui::SameLine();
+    ImGui::Checkbox("Block outlines", &s.teach.block_outlines);
+    ImGui::Checkbox("Tint pixels written more than once", &s.teach.flag_repeats);
+    step_controls(s, grid.count());
+}
+
+void device_section(const UiState& s, const PanelContext& ctx) {
+    const DeviceInfo* d = ctx.painter.device_info();
+    const LaunchConfig& l = s.job.launch;
+    const Dim3 grid = resolved_grid(l, s.job.params.width, s.job.params.height);
+    if (d) {
+        ImGui::Text("%s (device %d), compute capability %d.%d", d->name.c_str(), d->ordinal, d->cc_major, d->cc_minor);
+        ImGui::Text("%d SMs, warp size %d, %d threads per SM", d->sm_count, d->warp_size, d->max_threads_per_sm);
+        ImGui::Text("Max %d threads per block; block %s, grid %lldx%dx%d", d->limits.max_threads_per_block,
+                    to_string(d->limits.max_block).c_str(), d->limits.max_grid_x, d->limits.max_grid_y, d->limits.max_grid_z);
+        ImGui::Text("Shared memory %zu KiB per block, %zu KiB per SM", d->shared_mem_per_block / 1024, d->shared_mem_per_sm / 1024);
+        ImGui::Text("Memory %d MHz x %d-bit bus (x2, DDR) = %.0f GB/s peak", d->memory_clock_khz / 1000, d->memory_bus_bits,
+                    d->peak_bandwidth_gbs());
+    } else {
+        ImGui::TextWrapped("No CUDA device: %s", ctx.painter.unavailable_reason(Backend::CudaStaged).c_str());
+        ImGui::TextWrapped("Limits every CUDA GPU shares: 1024 threads per block, block 1024x1024x64, grid 2^31-1 x 65535 x 65535, warp 32.");
+    }
+    const DeviceLimits limits = d ? d->limits : universal_limits();
+    if (auto e = launch_error(l, s.job.params.width, s.job.params.height, limits)) {
+        coloured(kBad, "This launch breaks a limit: {}", *e);
+        return;
+    }
+    ImGui::Separator();
+    const int warp = d ? d->warp_size : 32;
+    const WarpFigures wf = warp_figures(l.block, warp);
+    ImGui::Text("Block %s: %lld threads = %lld warps", to_string(l.block).c_str(), wf.threads_per_block, wf.warps_per_block);
+    if (wf.idle_lanes_last_warp > 0)
+        coloured(kWarn, "last warp has {} idle lanes of {} ({:.1f}% of the block's lanes idle)", wf.idle_lanes_last_warp, warp,
+                 100.0 * wf.idle_lanes_last_warp / double(wf.warps_per_block * warp));
+    ImGui::Text("Grid %s: %lld blocks", to_string(grid).c_str(), grid.count());
+    const auto o = device_occupancy(d, s.job.op, l.block, grid);
+    if (!o) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("Resident blocks per SM, occupancy and waves need a CUDA device (the occupancy API).");
+        ImGui::PopStyleColor();
+        return;
+    }
+    ImGui::Text("%d blocks resident per SM = %lld of %lld warps: occupancy %.0f%%", o->blocks_per_sm, o->resident_warps_per_sm,
+                o->max_warps_per_sm, 100.0 * o->occupancy);
+    ImGui::Text("%lld blocks per wave (%d SMs): %lld wave%s", o->blocks_per_wave, d->sm_count, o->waves(), o->waves() == 1 ? "" : "s");
+    if (o->tail_blocks > 0)
+        coloured(kWarn, "last wave: {} blocks, {:.0f}% of the GPU's block slots busy", o->tail_blocks, 100.0 * o->tail_fill());
+}
+
+void teaching_sections(UiState& s, const PanelContext& ctx) {
+    advance_step(s, resolved_grid(s.job.launch, s.job.params.width, s.job.params.height).count());
+    auto header = [&](const char* name, const char* script_name, ImGuiTreeNodeFlags flags) {
+        for (const std::string& request : s.teach.section_requests) {
+            if (request == script_name) ImGui::SetNextItemOpen(true);
+            if (request == std::string("-") + script_name) ImGui::SetNextItemOpen(false);
+        }
+        return ImGui::CollapsingHeader(name, flags);
+    };
+    if (header("Indexing", "indexing", ImGuiTreeNodeFlags_DefaultOpen)) indexing_section(s, ctx);
+    if (header("Device", "device", 0)) device_section(s, ctx);
+    s.teach.section_requests.clear();
+}
+
+void remember_canvas_rect(TeachState& t, const Rect& r, int fb_w, int fb_h) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float sx = fb_w > 0 ? display.x / fb_w : 1.0f, sy = fb_h > 0 ? display.y / fb_h : 1.0f;
+    t.canvas_x = r.x * sx;
+    t.canvas_y = (fb_h - r.y - r.h) * sy; // GL counts rows from the bottom, ImGui from the top
+    t.canvas_w = r.w * sx;
+    t.canvas_h = r.h * sy;
+}
+
+} // namespace kc

@@ -1,0 +1,25 @@
+#pragma once
+// The teaching tools of the issue "see which thread painted which pixel": panel sections (mapping
+// formula, view legend, coverage, step mode, device figures) and the canvas overlay (inspector,
+// block outlines, repeated-write flags). Kept out of panel.cpp; each is called from one line.
+#include "canvas.h"
+#include "panel.h"
+#include "ui_state.h"
+
+namespace kc {
+
+// The "Indexing" and "Device" sections with their headers; call inside the panel window.
+void teaching_sections(UiState& state, const PanelContext& ctx);
+void indexing_section(UiState& state, const PanelContext& ctx);
+void device_section(const UiState& state, const PanelContext& ctx);
+
+// Draws over the canvas with ImGui's background draw list and shows the inspector's tooltip.
+// Call between ImGui::NewFrame and ImGui::Render; it also turns the painter's writer record on
+// while a pixel is inspected.
+void draw_canvas_overlay(UiState& state, FramePainter& painter, const Canvas& canvas);
+
+// Remembers where Canvas::draw put the picture (framebuffer pixels, bottom-left origin) for the
+// next frame's overlay.
+void remember_canvas_rect(TeachState& teach, const Rect& drawn, int framebuffer_width, int framebuffer_height);
+
+} // namespace kc

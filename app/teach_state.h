@@ -1,0 +1,26 @@
+#pragma once
+// What the teaching tools (inspector, overlays, step mode) keep between frames; a member of UiState.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kc {
+
+struct TeachState {
+    bool inspector = true;        // hovering the canvas names the thread that wrote the pixel
+    bool block_outlines = false;  // draw every block's boundary over the canvas
+    bool flag_repeats = true;     // tint pixels that more than one thread writes
+    // Step mode: blocks appear one by one in launch order, `blocks_per_second` of them.
+    bool stepping = false;
+    bool step_paused = false;
+    float blocks_per_second = 8.0f;
+    double step_blocks = 0.0;     // blocks painted so far (fractional between frames)
+    // Where the canvas was drawn last frame, in ImGui coordinates (top-left origin).
+    float canvas_x = 0, canvas_y = 0, canvas_w = 0, canvas_h = 0;
+    // Scripts pin the inspected pixel, as no mouse moves under xvfb.
+    std::optional<std::pair<int, int>> pinned_pixel;
+    std::vector<std::string> section_requests; // scripts: "device" opens that section, "-device" closes it
+};
+
+} // namespace kc

@@ -1,0 +1,37 @@
+#include "writer_record.h"
+
+namespace kc {
+
+PixelRecord WriterRecord::for_cpu(bool on, int width, int height) {
+    kept_ = on ? Kept::Cpu : Kept::None;
+    if (!on) return {};
+    width_ = width, height_ = height;
+    host_.resize(std::size_t(width) * height);
+    return PixelRecord{host_.data(), nullptr};
+}
+
+std::optional<unsigned> WriterRecord::read_cpu(int x, int y) const {
+    if (kept_ != Kept::Cpu || x < 0 || y < 0 || x >= width_ || y >= height_) return std::nullopt;
+    return host_[std::size_t(y) * width_ + x];
+}
+
+#ifdef KC_HAVE_CUDA
+PixelRecord WriterRecord::for_cuda(bool on, int width, int height, cudaStream_t) {
+    kept_ = on ? Kept::Cuda : Kept::None;
+    if (!on) return {};
+    width_ = width, height_ = height;
+    if (device_.size() != std::size_t(width) * height) device_ = DeviceBuffer<unsigned>(std::size_t(width) * height);
+    return PixelRecord{device_.data(), nullptr};
+}
+
+std::optional<unsigned> WriterRecord::read_cuda(int x, int y, cudaStream_t stream) const {
+    if (kept_ != Kept::Cuda || x < 0 || y < 0 || x >= width_ || y >= height_) return std::nullopt;
+    unsigned sm = 0;
+    KC_CUDA_CHECK_THROW(cudaMemcpyAsync(&sm, device_.data() + std::size_t(y) * width_ + x, sizeof sm,
+                                        cudaMemcpyDeviceToHost, stream));
+    KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));
+    return sm;
+}
+#endif
+
+} // namespace kc

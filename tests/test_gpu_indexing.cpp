@@ -1,0 +1,166 @@
+// The indexing views, coverage counts and occupancy figures on a real CUDA device. Skips, saying
+// why, where no device is usable; compiles everywhere the CUDA toolkit is.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "cpu_emulator.h"
+#include "cuda_device.h"
+#include "cuda_paint.h"
+#include "cuda_raii.h"
+#include "indexing_reference.h"
+#include "launch_figures.h"
+#include "registry.h"
+#include "thread_of_pixel.h"
+
+namespace kc {
+namespace {
+
+constexpr Pixel kPoison{1, 2, 3, 4}; // alpha 4: no paint path writes it
+
+class GpuIndexing : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
+        KC_CUDA_CHECK_THROW(cudaSetDevice(0));
+        info_ = query_device(0);
+        stream_ = CudaStream::create();
+    }
+
+    // Paints `job` on the device over a poisoned buffer; returns the pixels and, if asked, the
+    // per-pixel write counts and SM numbers.
+    std::vector<Pixel> paint(const PaintJob& job, std::vector<unsigned>* writes = nullptr,
+                             std::vector<unsigned>* sms = nullptr) {
+        const std::size_t n = std::size_t(job.params.width) * job.params.height;
+        std::vector<Pixel> host(n, kPoison);
+        DeviceBuffer<Pixel> pixels(n);
+        DeviceBuffer<unsigned> write_counts(writes ? n : 0), sm_ids(sms ? n : 0);
+        KC_CUDA_CHECK_THROW(cudaMemcpy(pixels.data(), host.data(), pixels.bytes(), cudaMemcpyHostToDevice));
+        if (writes) KC_CUDA_CHECK_THROW(cudaMemset(write_counts.data(), 0, write_counts.bytes()));
+        if (sms) KC_CUDA_CHECK_THROW(cudaMemset(sm_ids.data(), 0xFF, sm_ids.bytes()));
+        const auto error = cuda_paint(job, info_.limits, pixels.data(), stream_.get(),
+                                      PixelRecord{sms ? sm_ids.data() : nullptr, writes ? write_counts.data() : nullptr});
+        EXPECT_FALSE(error) << *error;
+        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
+        KC_CUDA_CHECK_THROW(cudaMemcpy(host.data(), pixels.data(), pixels.bytes(), cudaMemcpyDeviceToHost));
+        if (writes) {
+            writes->resize(n);
+            KC_CUDA_CHECK_THROW(cudaMemcpy(writes->data(), write_counts.data(), write_counts.bytes(), cudaMemcpyDeviceToHost));
+        }
+        if (sms) {
+            sms->resize(n);
+            KC_CUDA_CHECK_THROW(cudaMemcpy(sms->data(), sm_ids.data(), sm_ids.bytes(), cudaMemcpyDeviceToHost));
+        }
+        return host;
+    }
+
+    DeviceInfo info_;
+    CudaStream stream_;
+};
+
+// Every view except sm must equal the CPU emulator's picture (which test_indexing checks against
+// the reference), pixel for pixel, for random launches of every mapping.
+TEST_F(GpuIndexing, ViewsEqualTheEmulatorForRandomLaunches) {
+    std::mt19937 rng(42);
+    for (int round = 0; round < 40; ++round) {
+        PaintJob job;
+        job.params.width = std::uniform_int_distribution<int>(1, 300)(rng);
+        job.params.height = std::uniform_int_distribution<int>(1, 200)(rng);
+        job.launch = test::random_launch(rng, job.params.width, job.params.height);
+        for (View v : {View::Pixels, View::Block, View::Thread, View::Warp, View::Lane, View::Linear}) {
+            job.view = v;
+            const auto gpu = paint(job);
+            std::vector<Pixel> cpu(gpu.size(), kPoison);
+            ASSERT_FALSE(CpuGridEmulator(2).paint(job, cpu.data()));
+            for (std::size_t i = 0; i < gpu.size(); ++i)
+                ASSERT_EQ(gpu[i], cpu[i]) << view_name(v) << " pixel " << i << " " << mapping_name(job.launch.mapping)
+                                          << " block " << to_string(job.launch.block);
+        }
+    }
+}
+
+TEST_F(GpuIndexing, TutorialBlocksPaintTheirThousandPixels) {
+    PaintJob job;
+    job.launch = tutorial_preset();
+    job.view = View::Block;
+    const auto out = paint(job);
+    for (int b = 0; b < 640; ++b) {
+        ThreadCoords t{unsigned(b % 80), unsigned(b / 80), 0, 0, 0, 0, 50, 20, 1, 80, 8, 1};
+        const Pixel want = block_colour(t, Mapping::Linear, 800);
+        for (int i = 1000 * b; i < 1000 * b + 1000; ++i) ASSERT_EQ(out[std::size_t(i)], want) << "block " << b;
+    }
+}
+
+TEST_F(GpuIndexing, WriteCountsEqualCoverage) {
+    std::mt19937 rng(3);
+    for (int round = 0; round < 40; ++round) {
+        PaintJob job;
+        job.params.width = std::uniform_int_distribution<int>(1, 200)(rng);
+        job.params.height = std::uniform_int_distribution<int>(1, 150)(rng);
+        job.launch = test::random_launch(rng, job.params.width, job.params.height);
+        if (round % 3 == 0) job.launch.block.z = 2;
+        std::vector<unsigned> writes;
+        const auto out = paint(job, &writes);
+        const Dim3 g = resolved_grid(job.launch, job.params.width, job.params.height);
+        const auto brute = test::writes_per_pixel(job.launch, g, job.params.width, job.params.height);
+        const Coverage cov = coverage(job.launch, job.params.width, job.params.height);
+        long long covered = 0, repeated = 0;
+        for (std::size_t i = 0; i < brute.size(); ++i) {
+            ASSERT_EQ(int(writes[i]), brute[i]) << "pixel " << i;
+            ASSERT_FALSE(out[i] == kPoison) << "pixel " << i << " was never written (not even hatched)";
+            covered += writes[i] > 0, repeated += writes[i] > 1 ? writes[i] - 1 : 0;
+        }
+        EXPECT_EQ(cov.covered_pixels, covered);
+        EXPECT_EQ(cov.repeated_writes, repeated);
+    }
+}
+
+TEST_F(GpuIndexing, SmRecordAgreesWithSmView) {
+    PaintJob job;
+    job.params.width = 512, job.params.height = 512;
+    job.view = View::Sm;
+    std::vector<unsigned> sms;
+    const auto out = paint(job, nullptr, &sms);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        ASSERT_LT(sms[i], unsigned(info_.sm_count) * 2) << "pixel " << i; // smid may exceed the count slightly
+        ThreadCoords t{};
+        ASSERT_EQ(out[i], view_colour(View::Sm, t, sms[i])) << "pixel " << i;
+    }
+}
+
+TEST_F(GpuIndexing, StepModePaintsOnlyTheFirstBlocks) {
+    PaintJob job;
+    job.params.width = 96, job.params.height = 64;
+    job.launch = {.block = {16, 16, 1}, .mapping = Mapping::TwoD};
+    job.view = View::Block;
+    job.max_blocks = 7;
+    const auto out = paint(job);
+    const Dim3 g = resolved_grid(job.launch, 96, 64);
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 96; ++x) {
+            const bool painted = thread_of_pixel(job.launch, g, 96, 64, x, y).block_in_launch < 7;
+            ASSERT_EQ(out[std::size_t(y) * 96 + x] == uncovered_pixel(x, y), !painted) << x << "," << y;
+        }
+}
+
+TEST_F(GpuIndexing, OccupancyFiguresEqualTheOccupancyApi) {
+    for (const Dim3 block : {Dim3{32, 8, 1}, Dim3{50, 20, 1}, Dim3{16, 16, 1}, Dim3{1024, 1, 1}, Dim3{7, 3, 1}}) {
+        const int threads = static_cast<int>(block.count());
+        for (const OpInfo& op : op_registry()) {
+            const int from_api = cuda_max_active_blocks_per_sm(op.index, threads);
+            const OccupancyFigures o = cuda_occupancy(info_, op.index, block, {80, 8, 1});
+            const std::string what = std::string(op.name) + " block " + to_string(block);
+            EXPECT_GT(from_api, 0) << what;
+            EXPECT_EQ(o.blocks_per_sm, from_api) << what;
+            EXPECT_EQ(o.blocks_per_wave, 1LL * from_api * info_.sm_count) << what;
+            const long long warps = (threads + info_.warp_size - 1) / info_.warp_size;
+            EXPECT_DOUBLE_EQ(o.occupancy, double(from_api * warps) / (info_.max_threads_per_sm / info_.warp_size)) << what;
+            // Residency never exceeds what the thread limit alone allows.
+            EXPECT_LE(1LL * from_api * threads, info_.max_threads_per_sm) << what;
+            EXPECT_LE(o.occupancy, 1.0) << what;
+        }
+    }
+}
+
+} // namespace
+} // namespace kc

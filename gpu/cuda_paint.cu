@@ -27,11 +27,16 @@ __global__ void fill_kernel(Pixel* out, std::size_t count, Pixel value) {
         out[i] = value;
 }
 
-using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, cudaStream_t);
+using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, cudaStream_t, CudaOpWorkspace&);
 
 template <class Op>
-void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream) {
-    paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.view, out);
+void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream, CudaOpWorkspace& ws) {
+    if constexpr (Op::custom) {
+        Op::cuda_launch(CudaCustomLaunch{job, out, stream, ws});
+    } else {
+        (void)ws;
+        paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.view, out);
+    }
 }
 
 constexpr std::array kLaunchers{
@@ -48,14 +53,14 @@ void cuda_fill(Pixel* out, std::size_t count, Pixel value, cudaStream_t stream) 
 }
 
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
-                                      cudaStream_t stream) {
+                                      cudaStream_t stream, CudaOpWorkspace& ws) {
     // Universal limits first: they give the same message whether or not a GPU is present.
     PaintPlan plan = plan_paint(job, universal_limits());
     if (!plan.error) plan = plan_paint(job, limits);
     if (plan.error) return plan.error;
     if (plan.clear_first) cuda_fill(out, 1ULL * job.params.width * job.params.height, kUncoveredPixel, stream);
     const Dim3 b = job.launch.block;
-    kLaunchers[job.op](job, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, stream);
+    kLaunchers[job.op](job, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, stream, ws);
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));

@@ -24,5 +24,7 @@ struct PaintPlan {
     bool clear_first = false; // the grid leaves pixels uncovered: fill them with kUncoveredPixel
 };
 PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits);
+// Why these operation parameters are out of range (radius, level, iterations, matmul N...).
+std::optional<std::string> params_error(const OpParams& p);
 
 } // namespace kc

@@ -1,10 +1,10 @@
 #pragma once
-#include "../op_params.h"
+#include "op_base.h"
 
 namespace kc {
 
 // The tutorial's drawChess: a cell is white when (x/cell + y/cell) is odd, black otherwise.
-struct CheckerboardOp {
+struct CheckerboardOp : PerPixelOp {
     static constexpr const char* name = "checkerboard";
     static constexpr const char* title = "Checkerboard";
     static constexpr const char* formula = "white if (x/cell + y/cell) is odd, else black";

@@ -1,11 +1,11 @@
 #pragma once
-#include "../op_params.h"
+#include "op_base.h"
 
 namespace kc {
 
 // The PyCUDA tutorial's drawGradient, pixel-exact to its cv2.imwrite output at 800x800 (integer
 // division as in the tutorial); other sizes scale by width and height.
-struct GradientOp {
+struct GradientOp : PerPixelOp {
     static constexpr const char* name = "gradient";
     static constexpr const char* title = "Gradient";
     static constexpr const char* formula =

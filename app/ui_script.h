@@ -3,7 +3,8 @@
 // sets, waits frames, or saves pictures, so tests and demos can drive the real window.
 //   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH
 //   backend B | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
-//   status (prints "refused: ..." or "ok") | quit
+//   image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N
+//   status (prints "refused: ..." or "ok", and any image error) | quit
 #include <deque>
 #include <functional>
 #include <optional>

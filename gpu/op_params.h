@@ -4,6 +4,8 @@
 
 namespace kc {
 
+constexpr int kMaxBlurRadius = 16; // the tiled blur's shared tile is (16 + 2r)^2 pixels
+
 struct OpParams {
     int width = 800;
     int height = 800;

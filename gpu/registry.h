@@ -27,6 +27,7 @@ struct OpInfo {
     bool makes_histogram;                         // fills OpOutputs::histogram
     void (*cpu_paint)(const OpParams&, Pixel*, OpOutputs*); // custom ops only, else nullptr
     double (*flops)(const OpParams&);             // arithmetic per frame (0: report bandwidth only)
+    unsigned uses;                                // ParamUse bits: the parameters it reads
 };
 
 std::span<const OpInfo> op_registry();

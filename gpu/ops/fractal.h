@@ -35,6 +35,7 @@ KC_HD void plane_point(int x, int y, const OpParams& p, T& px, T& py) {
 
 struct MandelbrotOp : PerPixelOp {
     static constexpr const char* name = "mandelbrot";
+    static constexpr unsigned uses = kUsesFractal;
     static constexpr const char* title = "Mandelbrot set";
     static constexpr const char* formula =
         "c = centre + (x - W/2, y - H/2)*scale, z0 = 0, z <- z^2 + c until |z| > 2 or n = max_iter; colour(n/max_iter)";
@@ -52,6 +53,7 @@ struct MandelbrotOp : PerPixelOp {
 
 struct JuliaOp : PerPixelOp {
     static constexpr const char* name = "julia";
+    static constexpr unsigned uses = kUsesFractal | kUsesJulia;
     static constexpr const char* title = "Julia set";
     static constexpr const char* formula =
         "z0 = centre + (x - W/2, y - H/2)*scale, z <- z^2 + k (k = julia re, im) until |z| > 2 or n = max_iter";

@@ -28,6 +28,19 @@ struct OpOutputs {
 
 struct CudaCustomLaunch; // cuda_ops.h
 
+// Which OpParams an operation reads, so the panel shows only the controls that matter.
+enum ParamUse : unsigned {
+    kUsesImageA = 1u << 0,
+    kUsesImageB = 1u << 1,
+    kUsesWeight = 1u << 2,
+    kUsesCell = 1u << 3,
+    kUsesLevel = 1u << 4,
+    kUsesRadius = 1u << 5,
+    kUsesFractal = 1u << 6, // centre, scale (mouse pan and zoom), iterations, float/double
+    kUsesJulia = 1u << 7,
+    kUsesMatmulN = 1u << 8,
+};
+
 struct PerPixelOp {
     static constexpr bool custom = false;
     static constexpr int variants = 1;

@@ -66,6 +66,8 @@ struct FramePainter::CudaState {
 
     explicit CudaState(int device) : info(query_device(device)) {}
 };
+#else
+struct FramePainter::CudaState {}; // never created without CUDA; complete so unique_ptr can delete it
 #endif
 
 FramePainter::FramePainter(std::optional<Backend> forced) : cpu_(std::make_unique<CpuState>()) {
@@ -192,6 +194,7 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
                 KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host copy may change after this
                 c.sources_generation = sources->generation();
             } catch (const CudaError& e) {
+                (void)cudaGetLastError(); // a failed cudaMalloc is not sticky: clear it so later checks don't see it
                 for (auto& b : c.sources) b = DeviceBuffer<Pixel>();
                 c.sources_generation = 0;
                 return std::string("the input images do not fit in GPU memory: ") + e.what();

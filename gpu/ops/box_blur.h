@@ -1,5 +1,6 @@
 #pragma once
 // Box blur: the mean of the (2r+1)^2 window, clamp-to-edge. Kernels in box_blur.cu.
+#include "cpu_rows.h"
 #include "op_base.h"
 #include "sources.h"
 
@@ -28,10 +29,10 @@ struct BoxBlurOp : CustomOp {
     static constexpr int bytes_read_per_pixel = 4; // each input pixel once (the tiled kernel's ideal)
 
     static void cpu_paint(const OpParams& p, Pixel* out, OpOutputs*) {
-        for (int y = 0; y < p.height; ++y)
+        parallel_rows(p.height, [&](int y) {
             for (int x = 0; x < p.width; ++x)
-                out[1LL * y * p.width + x] =
-                    box_mean(x, y, p.radius, [&](int u, int v) { return source_a_clamped(u, v, p); });
+                out[1LL * y * p.width + x] = box_mean(x, y, p.radius, [&](int u, int v) { return source_a_clamped(u, v, p); });
+        });
     }
     static void cuda_launch(const CudaCustomLaunch& l);
 };

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../thread_body.h"
+#include "cpu_rows.h"
 #include "op_base.h"
 
 namespace kc {
@@ -46,11 +47,12 @@ struct MatmulOp : CustomOp {
         std::vector<float> a(1ULL * n * n), b(1ULL * n * n), c(1ULL * n * n, 0.0f);
         for (int i = 0; i < n; ++i)
             for (int j = 0; j < n; ++j) a[1ULL * i * n + j] = matmul_input(i, j, n, 0), b[1ULL * i * n + j] = matmul_input(i, j, n, 1);
-        for (int i = 0; i < n; ++i) // i-k-j order: rows of B and C stream through the cache
+        parallel_rows(n, [&](int i) { // i-k-j order: rows of B and C stream through the cache
             for (int k = 0; k < n; ++k) {
                 const float aik = a[1ULL * i * n + k];
                 for (int j = 0; j < n; ++j) c[1ULL * i * n + j] += aik * b[1ULL * k * n + j];
             }
+        });
         for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x) out[1LL * y * p.width + x] = heat_colour(c[heat_index(x, y, p.width, p.height, n)], n);
         if (outputs) outputs->matmul_c = std::move(c);

@@ -2,6 +2,7 @@
 // Sobel edge magnitude on the BT.601 luma of A, clamp-to-edge. Kernels in sobel.cu.
 #include <cmath>
 
+#include "cpu_rows.h"
 #include "op_base.h"
 #include "sources.h"
 
@@ -31,8 +32,9 @@ struct SobelOp : CustomOp {
 
     static void cpu_paint(const OpParams& p, Pixel* out, OpOutputs*) {
         auto lum = [&](int u, int v) { return luma601(source_a_clamped(u, v, p)); };
-        for (int y = 0; y < p.height; ++y)
+        parallel_rows(p.height, [&](int y) {
             for (int x = 0; x < p.width; ++x) out[1LL * y * p.width + x] = sobel_at(x, y, lum);
+        });
     }
     static void cuda_launch(const CudaCustomLaunch& l);
 };

@@ -186,7 +186,7 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
             try {
                 for (int slot = 0; slot < SourceImages::kSlots; ++slot) {
                     c.sources[slot] = DeviceBuffer<Pixel>();
-                    if (!sources->loaded(slot)) continue;
+                    if (!sources->fitted(slot)) continue;
                     c.sources[slot] = DeviceBuffer<Pixel>(canvas.pixel_count());
                     KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.sources[slot].data(), sources->fitted(slot), c.sources[slot].bytes(),
                                                         cudaMemcpyHostToDevice, c.stream.get()));

@@ -22,9 +22,9 @@ public:
     // Re-fits the loaded images to a new canvas size.
     void fit(int width, int height);
 
-    bool loaded(int slot) const { return !slots_[slot].fitted.empty(); }
-    // width*height fitted pixels, or nullptr when the slot is empty.
-    const Pixel* fitted(int slot) const { return loaded(slot) ? slots_[slot].fitted.data() : nullptr; }
+    bool loaded(int slot) const { return !slots_[slot].image.pixels.empty(); }
+    // width*height fitted pixels, or nullptr when the slot is empty (or nothing was fitted yet).
+    const Pixel* fitted(int slot) const { return slots_[slot].fitted.empty() ? nullptr : slots_[slot].fitted.data(); }
     const std::string& path(int slot) const { return slots_[slot].path; }
     const Image& original(int slot) const { return slots_[slot].image; }
     int width() const { return width_; }

@@ -68,4 +68,10 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
     return std::nullopt;
 }
 
+std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
+                                      cudaStream_t stream) {
+    CudaOpWorkspace ws; // freed on return; cudaFree waits for the kernels that use it
+    return cuda_paint(job, limits, out, stream, ws);
+}
+
 } // namespace kc

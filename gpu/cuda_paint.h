@@ -16,6 +16,9 @@ namespace kc {
 // Custom operations (see ops/op_base.h) keep device buffers in `ws` between frames.
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
                                       cudaStream_t stream, CudaOpWorkspace& ws);
+// The same with a workspace for this call only (per-pixel ops need none; custom ops allocate).
+std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
+                                      cudaStream_t stream);
 
 // Fills `count` pixels with `value`.
 void cuda_fill(Pixel* out, std::size_t count, Pixel value, cudaStream_t stream);

@@ -9,6 +9,7 @@
 #include "gl_context.h"
 #include "image_io.h"
 #include "registry.h"
+#include "source_images.h"
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
 #endif
@@ -21,9 +22,20 @@ nlohmann::json stats_json(const TimingStats& s) {
     return {{"samples", s.count()}, {"last_us", s.last()}, {"median_us", s.median()}, {"mean_us", s.mean()}, {"min_us", s.min()}};
 }
 
+// Luminance histogram summary: pixels counted, mean gray level, fullest bin.
+nlohmann::json histogram_json(const OpOutputs& out) {
+    nlohmann::json j = nlohmann::json::object();
+    const char* names[4] = {"luminance", "r", "g", "b"};
+    for (int h = 0; h < 4; ++h) j[names[h]] = out.histogram[h];
+    if (out.histogram_mismatches >= 0) j["variant_mismatched_bins"] = out.histogram_mismatches;
+    return j;
+}
+
 void report(const Options& o, const PaintJob& job, std::string_view backend, const std::string& device,
-            const StageTimes& t) {
+            const StageTimes& t, const OpOutputs& outputs) {
     const OpInfo& op = op_registry()[job.op];
+    const double flops = op.flops(job.params);
+    const double gflops = t.kernel.empty() || flops == 0.0 ? 0.0 : flops / (t.kernel.median() * 1e3);
     const Dim3 grid = resolved_grid(job.launch, job.params.width, job.params.height);
     const double bytes = double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * job.params.width * job.params.height;
     const double gbs = t.kernel.empty() ? 0.0 : bytes / (t.kernel.median() * 1e3);
@@ -42,6 +54,13 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
                             {"bytes_per_frame", bytes},
                             {"kernel", stats_json(t.kernel)},
                             {"kernel_gbs", gbs}};
+        if (op.variants == 2) {
+            j["variant"] = op.variant_names[job.params.variant];
+            for (int v = 0; v < 2; ++v)
+                if (!t.variant[v].empty()) j[v == 0 ? "variant0" : "variant1"] = stats_json(t.variant[v]);
+        }
+        if (flops > 0) j["gflops"] = gflops;
+        if (op.makes_histogram && outputs.has_histogram) j["histogram"] = histogram_json(outputs);
         for (auto [name, stats] : {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}})
             if (!stats->empty()) j[name] = stats_json(*stats);
         fmt::print("{}\n", j.dump(2));
@@ -57,6 +76,20 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
     };
     line("kernel", t.kernel);
     if (!t.kernel.empty()) fmt::print("  {:<7} {:.1f} GB/s ({:.0f} bytes per frame at the median)\n", "", gbs, bytes);
+    if (flops > 0 && !t.kernel.empty()) fmt::print("  {:<7} {:.1f} GFLOP/s ({:.3g} flop per frame)\n", "", gflops, flops);
+    if (op.variants == 2) {
+        fmt::print("  variant: {}\n", op.variant_names[job.params.variant]);
+        for (int v = 0; v < 2; ++v)
+            if (!t.variant[v].empty())
+                fmt::print("  {:<30} median {:9.1f} us\n", op.variant_names[v], t.variant[v].median());
+    }
+    if (op.makes_histogram && outputs.has_histogram) {
+        long long total = 0, sum = 0;
+        for (int i = 0; i < 256; ++i) total += outputs.histogram[0][i], sum += 1LL * i * outputs.histogram[0][i];
+        fmt::print("  histogram: {} pixels, mean luminance {:.2f}{}\n", total, total ? double(sum) / total : 0.0,
+                   outputs.histogram_mismatches < 0 ? std::string()
+                                                    : fmt::format(", global vs shared: {} bins differ", outputs.histogram_mismatches));
+    }
     line("map", t.map);
     line("unmap", t.unmap);
     line("copy", t.copy);
@@ -64,19 +97,22 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
 }
 
 // The CPU backend needs no GL: used headless when no EGL device exists (CI, laptops).
-int run_without_gl(const Options& o, const PaintJob& job) {
+int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources) {
     CpuGridEmulator emulator;
+    OpOutputs outputs;
+    job.params.src_a = sources.fitted(0);
+    job.params.src_b = sources.fitted(1);
     std::vector<Pixel> pixels(std::size_t(job.params.width) * job.params.height);
     StageTimes times;
     for (int f = 0; f < o.frames; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
-        if (auto error = emulator.paint(job, pixels.data())) {
+        if (auto error = emulator.paint(job, pixels.data(), &outputs)) {
             fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
             return 2;
         }
         times.kernel.add(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     }
-    report(o, job, "cpu", fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers()), times);
+    report(o, job, "cpu", fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers()), times, outputs);
     if (!o.out.empty()) {
         if (auto e = write_image(o.out, job.params.width, job.params.height, pixels)) {
             fmt::print(stderr, "kcanvas: {}\n", *e);
@@ -88,7 +124,24 @@ int run_without_gl(const Options& o, const PaintJob& job) {
 
 } // namespace
 
-int run_headless(const Options& o) {
+int run_headless(const Options& options) {
+    // Input images first: a bad file is bad input (exit 2) before any device is touched.
+    Options o = options;
+    SourceImages sources;
+    if (!o.image.empty()) {
+        if (auto e = sources.load(0, o.image)) {
+            fmt::print(stderr, "kcanvas: --image: {}\n", *e);
+            return 2;
+        }
+        if (!o.size_given) o.width = sources.original(0).width, o.height = sources.original(0).height;
+        if (!o.image2.empty()) {
+            if (auto e = sources.load(1, o.image2)) {
+                fmt::print(stderr, "kcanvas: --image2: {}\n", *e);
+                return 2;
+            }
+        }
+    }
+    sources.fit(o.width, o.height);
     const PaintJob job = job_from_options(o);
     // The limits every CUDA GPU shares are checked before any device is touched.
     if (auto plan = plan_paint(job, universal_limits()); plan.error) {
@@ -106,7 +159,7 @@ int run_headless(const Options& o) {
     } catch (const ContextError& e) {
         if (o.backend == Backend::Cpu || (!o.backend && cuda_device < 0)) {
             if (!o.json) fmt::print(stderr, "kcanvas: no headless OpenGL ({}); the CPU backend runs without it\n", e.what());
-            return run_without_gl(o, job);
+            return run_without_gl(o, job, sources);
         }
         fmt::print(stderr, "kcanvas: cannot render headless: {}\n", e.what());
         return 1;
@@ -117,7 +170,7 @@ int run_headless(const Options& o) {
         painter.set_present(o.present);
         Canvas canvas(job.params.width, job.params.height);
         for (int f = 0; f < o.frames; ++f) {
-            if (auto error = painter.paint(job, canvas)) {
+            if (auto error = painter.paint(job, canvas, &sources)) {
                 fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
                 return 2;
             }
@@ -125,7 +178,8 @@ int run_headless(const Options& o) {
         }
         glFinish();
         painter.collect_timings(true);
-        report(o, job, backend_name(painter.backend()), painter.device().name + " / " + context->description(), painter.times());
+        report(o, job, backend_name(painter.backend()), painter.device().name + " / " + context->description(), painter.times(),
+               painter.outputs());
         if (!o.out.empty()) {
             if (auto e = write_image(o.out, canvas.width(), canvas.height(), canvas.read_texture())) {
                 fmt::print(stderr, "kcanvas: {}\n", *e);

@@ -29,7 +29,24 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     bool tutorial = false;
     app.add_flag("--headless", o.headless, "Render without a window (EGL on the GPU's device platform)");
     app.add_option("--op", o.op, "Operation: " + op_names())->capture_default_str();
-    app.add_option("--size", size, "Canvas size WxH")->capture_default_str();
+    auto* size_option = app.add_option("--size", size, "Canvas size WxH (default 800x800, or the size of --image)")
+                            ->capture_default_str();
+    app.add_option("--image", o.image,
+                   "Input image A (PNG, JPEG, BMP, TGA). Without --size the canvas takes its size; otherwise it is "
+                   "fitted to the canvas by nearest-neighbour resize, once on load");
+    app.add_option("--image2", o.image2, "Input image B (add, blend), fitted to the canvas likewise");
+    std::string variant = "naive";
+    app.add_option("--level", o.params.level, "threshold: gray >= level is white")->check(CLI::Range(0, 256))->capture_default_str();
+    app.add_option("--radius", o.params.radius, "box_blur radius (window 2r+1)")->check(CLI::Range(0, 16))->capture_default_str();
+    app.add_option("--variant", variant,
+                   "box_blur, sobel, histogram, matmul: naive (global memory) or tiled (shared memory)")->capture_default_str();
+    app.add_option("--iter", o.params.max_iter, "mandelbrot/julia: maximum iterations")->check(CLI::Range(1, 100000))->capture_default_str();
+    app.add_flag("--double", o.params.use_double, "mandelbrot/julia: iterate in double precision");
+    std::vector<double> center;
+    app.add_option("--center", center, "mandelbrot/julia: centre of the view X Y")->expected(2);
+    double zoom = 1.0;
+    app.add_option("--zoom", zoom, "mandelbrot/julia: zoom (1: 3 units across 800 pixels)")->check(CLI::PositiveNumber)->capture_default_str();
+    app.add_option("--matmul-n", o.params.matmul_n, "matmul: N (multiple of 16, 16..4096)")->capture_default_str();
     app.add_option("--block", block, "Threads per block XxY (or XxYxZ)")->capture_default_str();
     app.add_option("--grid", grid, "Blocks per grid XxY, or auto (rounded up to cover the canvas)")->capture_default_str();
     app.add_option("--mapping", mapping, "Thread-to-pixel mapping: 2d, linear, grid-stride")->capture_default_str();
@@ -84,6 +101,14 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         fmt::print(stderr, "kcanvas: {}\n", message);
         return 2;
     };
+    o.size_given = size_option->count() > 0;
+    if (variant == "naive" || variant == "global" || variant == "0") o.params.variant = 0;
+    else if (variant == "tiled" || variant == "shared" || variant == "1") o.params.variant = 1;
+    else return fail(fmt::format("unknown --variant '{}': choose naive or tiled", variant));
+    if (center.size() == 2) o.params.center_x = center[0], o.params.center_y = center[1];
+    else if (o.op == "julia") o.params.center_x = 0.0;
+    o.params.scale = 3.0 / 800 / zoom;
+    if (o.image.empty() && !o.image2.empty()) return fail("--image2 needs --image");
     if (!find_op(o.op)) return fail(fmt::format("unknown --op '{}': choose one of {}", o.op, op_names()));
     if (!parse_size(size, o.width, o.height)) return fail(fmt::format("--size '{}' is not WxH, e.g. 800x800", size));
     if (auto e = canvas_size_error(o.width, o.height)) return fail("--size: " + *e);
@@ -118,6 +143,7 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
 PaintJob job_from_options(const Options& o) {
     PaintJob job;
     job.op = find_op(o.op)->index;
+    job.params = o.params;
     job.params.width = o.width;
     job.params.height = o.height;
     job.params.weight = o.weight;

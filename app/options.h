@@ -19,6 +19,9 @@ struct Options {
     View view = View::Pixels;
     float weight = 0.75f;
     int cell = 80;
+    bool size_given = false;  // --size was on the command line (else --image sets the size)
+    std::string image, image2; // input images A and B
+    OpParams params;           // the operations' other parameters (level, radius, variant, ...)
     int frames = 100;
     std::string out;  // headless: write the last frame here
     bool json = false;

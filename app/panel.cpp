@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "registry.h"
@@ -24,18 +25,116 @@ void help_marker(const char* text) {
     }
 }
 
-void operation_section(UiState& s) {
+void operation_section(UiState& s, const PanelContext& ctx) {
     const auto ops = op_registry();
     if (ImGui::BeginCombo("Operation", std::string(ops[s.job.op].title).c_str())) {
         for (const OpInfo& op : ops)
             if (ImGui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) s.job.op = op.index;
         ImGui::EndCombo();
     }
-    ImGui::TextWrapped("%s", std::string(ops[s.job.op].formula).c_str());
-    ImGui::SliderFloat("Blend weight", &s.job.params.weight, 0.0f, 1.0f, "%.3f");
-    help_marker("blend = round(w*A + (1-w)*B). The tutorial's 3/4 - 1/4 merge is 0.75.");
-    ImGui::SliderInt("Cell size", &s.job.params.cell, 1, 400);
-    s.job.params.cell = std::max(1, s.job.params.cell);
+    const OpInfo& op = ops[s.job.op];
+    OpParams& p = s.job.params;
+    ImGui::TextWrapped("%s", std::string(op.formula).c_str());
+    if (op.custom) {
+        ImGui::TextDisabled("Own kernels with 16x16 blocks: the Launch section does not apply.");
+        if (ctx.painter.backend() == Backend::Cpu)
+            ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.4f, 1.0f),
+                               "CPU backend: a plain C++ implementation, not the grid emulator (shared memory and "
+                               "barriers are not emulated); both variants run the same code.");
+    }
+    if (op.variants == 2) {
+        for (int v = 0; v < 2; ++v) {
+            if (v) ImGui::SameLine();
+            ImGui::RadioButton(std::string(op.variant_names[v]).c_str(), &p.variant, v);
+        }
+        ImGui::Checkbox("Run both variants each frame", &s.both_variants);
+        help_marker("The other variant runs first, timed; the selected one paints the canvas.");
+    }
+    if (op.uses & kUsesWeight) {
+        ImGui::SliderFloat("Blend weight", &p.weight, 0.0f, 1.0f, "%.3f");
+        help_marker("blend = round(w*A + (1-w)*B). The tutorial's 3/4 - 1/4 merge is 0.75.");
+    }
+    if (op.uses & kUsesCell) {
+        ImGui::SliderInt("Cell size", &p.cell, 1, 400);
+        p.cell = std::max(1, p.cell);
+    }
+    if (op.uses & kUsesLevel) ImGui::SliderInt("Level", &p.level, 0, 256);
+    if (op.uses & kUsesRadius) ImGui::SliderInt("Radius", &p.radius, 0, kMaxBlurRadius);
+    if (op.uses & kUsesFractal) {
+        ImGui::SliderInt("Iterations", &p.max_iter, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic);
+        ImGui::Checkbox("Double precision", &p.use_double);
+        help_marker("Float runs out of precision after a zoom of about 10^4: the picture turns blocky. Double "
+                    "goes to about 10^13, at a cost that depends on the GPU's FP64 rate.");
+        ImGui::Text("Centre %.10g, %.10g  zoom %.3g", p.center_x, p.center_y, 3.0 / 800 / p.scale);
+        ImGui::TextDisabled("Drag on the canvas to pan, mouse wheel to zoom.");
+        if (op.uses & kUsesJulia) ImGui::SliderFloat2("Julia k (re, im)", &p.julia_re, -1.5f, 1.5f, "%.4f");
+        if (ImGui::Button("Reset view")) {
+            p.center_x = (op.uses & kUsesJulia) ? 0.0 : -0.5, p.center_y = 0.0;
+            p.scale = 3.0 / std::max(1, std::min(p.width, p.height));
+        }
+    }
+    if (op.uses & kUsesMatmulN) {
+        ImGui::SliderInt("N", &p.matmul_n, 16, 4096, "%d", ImGuiSliderFlags_Logarithmic);
+        p.matmul_n = std::clamp(p.matmul_n / 16 * 16, 16, 4096);
+        ImGui::TextDisabled("A, B: fixed pseudo-random values in [-1, 1]; C = A*B as blue-white-red.");
+    }
+    if ((op.uses & (kUsesImageA | kUsesImageB)) && !s.sources.loaded(0))
+        ImGui::TextDisabled("No image loaded: A is the gradient, B the checkerboard.");
+}
+
+void images_section(UiState& s) {
+    for (int slot = 0; slot < 2; ++slot) {
+        ImGui::PushID(slot);
+        const char* label = slot == 0 ? "Image A" : "Image B";
+        ImGui::InputText(label, s.image_path[slot].data(), s.image_path[slot].size());
+        if (ImGui::Button("Load")) s.load_request[slot] = std::string(s.image_path[slot].data());
+        ImGui::SameLine();
+        if (ImGui::Button("Clear")) s.clear_request[slot] = true;
+        ImGui::SameLine();
+        if (s.sources.loaded(slot)) {
+            const Image& im = s.sources.original(slot);
+            const std::string& path = s.sources.path(slot);
+            ImGui::TextDisabled("%s %dx%d -> %dx%d", path.substr(path.find_last_of('/') + 1).c_str(), im.width, im.height,
+                                s.sources.width(), s.sources.height());
+        } else {
+            ImGui::TextDisabled(slot == 0 ? "(gradient)" : "(checkerboard)");
+        }
+        ImGui::PopID();
+    }
+    help_marker("PNG, JPEG, BMP or TGA. Drop one file on the window to load A, two to load A and B. Images are "
+                "fitted to the canvas by nearest-neighbour resize, once on load or canvas resize.");
+    if (s.sources.loaded(0) && ImGui::Button("Canvas size = image A")) s.fit_canvas_to_image = true;
+    if (!s.image_error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "%s", s.image_error.c_str());
+        ImGui::TextDisabled("The previous image stays.");
+        ImGui::PopTextWrapPos();
+    }
+    if (ImGui::Button("Save canvas PNG (F12)")) s.save_request = true;
+}
+
+void histogram_section(const PanelContext& ctx) {
+    const OpOutputs& out = ctx.painter.outputs();
+    if (!out.has_histogram) {
+        ImGui::TextDisabled("no histogram yet");
+        return;
+    }
+    const char* names[4] = {"luminance", "R", "G", "B"};
+    const ImVec4 colours[4] = {{0.85f, 0.85f, 0.85f, 1}, {0.95f, 0.3f, 0.3f, 1}, {0.3f, 0.9f, 0.3f, 1}, {0.4f, 0.5f, 1.0f, 1}};
+    for (int h = 0; h < 4; ++h) {
+        float bins[256];
+        float top = 0;
+        // Square-root heights: one huge bin (a flat background) would flatten the rest.
+        for (int i = 0; i < 256; ++i) top = std::max(top, bins[i] = std::sqrt(static_cast<float>(out.histogram[h][i])));
+        ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[h]);
+        ImGui::PlotHistogram(fmt::format("##h{}", h).c_str(), bins, 256, 0, names[h], 0.0f, top,
+                             ImVec2(ImGui::GetContentRegionAvail().x, h == 0 ? 90.0f : 40.0f));
+        ImGui::PopStyleColor();
+    }
+    ImGui::TextDisabled("bar height: sqrt(count); 0 at the left, 255 at the right");
+    if (out.histogram_mismatches == 0) ImGui::TextColored(ImVec4(0.4f, 1, 0.4f, 1), "global and shared versions agree");
+    if (out.histogram_mismatches > 0)
+        ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "global and shared versions differ in %d bins", out.histogram_mismatches);
 }
 
 void canvas_section(UiState& s) {
@@ -100,12 +199,24 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     timing_line("unmap", t.unmap);
     timing_line("copy", t.copy);
     timing_line("upload", t.upload);
-    if (!t.kernel.empty()) {
+    if (op.variants == 2) {
+        for (int v = 0; v < 2; ++v)
+            if (!t.variant[v].empty())
+                ImGui::Text("%-30s %8.1f us%s", std::string(op.variant_names[v]).c_str(), t.variant[v].mean(),
+                            v == s.job.params.variant ? "  (shown)" : "");
+        if (!t.variant[0].empty() && !t.variant[1].empty() && t.variant[1].mean() > 0)
+            ImGui::Text("naive / tiled = %.2fx", t.variant[0].mean() / t.variant[1].mean());
+    }
+    if (const double flops = op.flops(s.job.params); flops > 0 && !t.kernel.empty())
+        ImGui::Text("%.1f GFLOP/s (mean kernel time, %.3g flop)", flops / (t.kernel.mean() * 1e3), flops);
+    if (!t.kernel.empty() && bytes > 0) {
         ImGui::Text("Bandwidth %.1f GB/s (mean kernel time)", bytes / (t.kernel.mean() * 1e3));
+    }
+    if (!t.kernel.empty()) {
         const auto history = t.kernel.history();
         const float top = *std::max_element(history.begin(), history.end()) * 1.15f;
         ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0, "kernel time (us), 0 at the bottom",
-                         0.0f, top, ImVec2(-1, 60));
+                         0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, 60));
     }
     ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
     ImGui::Checkbox("VSync", &s.vsync);
@@ -151,8 +262,12 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     ImGui::SetNextWindowSize(ImVec2(390, ImGui::GetIO().DisplaySize.y), ImGuiCond_FirstUseEver);
     ImGui::Begin("Kernel Canvas");
     backend_section(s, ctx);
-    if (ImGui::CollapsingHeader("Operation", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s);
-    if (ImGui::CollapsingHeader("Launch", ImGuiTreeNodeFlags_DefaultOpen)) launch_section(s);
+    if (ImGui::CollapsingHeader("Operation", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s, ctx);
+    if (ImGui::CollapsingHeader("Images", ImGuiTreeNodeFlags_DefaultOpen)) images_section(s);
+    if (op_registry()[s.job.op].makes_histogram && ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen))
+        histogram_section(ctx);
+    if (ImGui::CollapsingHeader("Launch", op_registry()[s.job.op].custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
+        launch_section(s);
     if (s.refusal) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Launch refused: %s", s.refusal->c_str());

@@ -71,6 +71,17 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             const auto d = parse_dim3(c.arg);
             if (!d) throw bad("bad size");
             s.edit_width = d->x, s.edit_height = d->y, s.apply_size = true;
+        } else if (c.verb == "image" || c.verb == "image2") {
+            s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
+        } else if (c.verb == "level") {
+            s.job.params.level = std::stoi(c.arg);
+        } else if (c.verb == "radius") {
+            s.job.params.radius = std::stoi(c.arg);
+        } else if (c.verb == "variant") {
+            if (c.arg != "naive" && c.arg != "tiled") throw bad("variant must be naive or tiled");
+            s.job.params.variant = c.arg == "tiled" ? 1 : 0;
+        } else if (c.verb == "iter") {
+            s.job.params.max_iter = std::stoi(c.arg);
         } else if (c.verb == "backend") {
             const auto b = parse_backend(c.arg);
             if (!b) throw bad("unknown backend");
@@ -101,6 +112,7 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             report(hooks.save_window(c.arg));
         } else if (c.verb == "status") {
             fmt::print("status: {}\n", s.refusal ? "refused: " + *s.refusal : s.error.empty() ? "ok" : "error: " + s.error);
+            if (!s.image_error.empty()) fmt::print("image error: {}\n", s.image_error);
         } else if (c.verb == "quit") {
             s.quit = true;
             return;

@@ -1,5 +1,6 @@
 #pragma once
 // Everything the panel edits, in one plain struct. The frame loop turns it into a PaintJob.
+#include <array>
 #include <optional>
 #include <string>
 
@@ -23,6 +24,15 @@ struct UiState {
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")
     TeachState teach;                   // inspector, overlays, step mode (teach_panel.h)
+
+    SourceImages sources;                      // input images A and B, fitted to the canvas
+    std::array<std::array<char, 1024>, 2> image_path{}; // the panel's path fields
+    std::array<std::optional<std::string>, 2> load_request; // load this file into A / B between frames
+    std::array<bool, 2> clear_request{};
+    bool fit_canvas_to_image = false;          // resize the canvas to image A's size
+    bool save_request = false;                 // save the canvas as <op>-<time>.png (panel, F12)
+    bool both_variants = true;                 // two-variant ops: run both kernels, times side by side
+    std::string image_error;                   // why the last load failed; the old image stays
 };
 
 } // namespace kc

@@ -8,8 +8,14 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <utility>
+#include <vector>
 #include <filesystem>
 #include <memory>
 
@@ -19,6 +25,7 @@
 #include "image_io.h"
 #include "panel.h"
 #include "teach_panel.h"
+#include "registry.h"
 #include "ui_script.h"
 
 namespace kc {
@@ -63,8 +70,88 @@ std::string ini_path() {
     return ec ? std::string("imgui.ini") : (dir / "imgui.ini").string();
 }
 
+// Files dropped on the window since the last frame (GLFW calls back from glfwPollEvents).
+std::vector<std::string>& dropped_files() {
+    static std::vector<std::string> files; // GLFW's drop callback carries no user data we own
+    return files;
+}
+void on_drop(GLFWwindow*, int count, const char** paths) {
+    for (int i = 0; i < count; ++i) dropped_files().emplace_back(paths[i]);
+}
+
+void set_path_field(UiState& s, int slot, const std::string& path) {
+    std::snprintf(s.image_path[slot].data(), s.image_path[slot].size(), "%s", path.c_str());
+}
+
+// "kcanvas-<op>-YYYYmmdd-HHMMSS.png" in the working directory.
+std::string snapshot_name(const UiState& s) {
+    const std::time_t now = std::time(nullptr);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+    return fmt::format("kcanvas-{}-{}.png", op_registry()[s.job.op].name, stamp);
+}
+
+// Loads and clears images; a bad file leaves the current image and says why.
+void apply_image_requests(UiState& s) {
+    auto& drops = dropped_files();
+    if (!drops.empty()) {
+        // One file: image A; two or more: A and B.
+        s.load_request[0] = drops[0];
+        if (drops.size() > 1) s.load_request[1] = drops[1];
+        drops.clear();
+    }
+    for (int slot = 0; slot < 2; ++slot) {
+        if (s.clear_request[slot]) {
+            s.clear_request[slot] = false;
+            s.sources.clear(slot);
+            s.image_error.clear();
+        }
+        if (!s.load_request[slot]) continue;
+        const std::string path = *std::exchange(s.load_request[slot], std::nullopt);
+        set_path_field(s, slot, path);
+        if (auto e = s.sources.load(slot, path)) {
+            s.image_error = *e;
+        } else {
+            s.image_error.clear();
+            const Image& im = s.sources.original(slot);
+            s.message = fmt::format("loaded {} ({}x{}) as image {}", path, im.width, im.height, slot == 0 ? 'A' : 'B');
+        }
+    }
+    if (s.fit_canvas_to_image) {
+        s.fit_canvas_to_image = false;
+        if (s.sources.loaded(0)) {
+            s.edit_width = s.sources.original(0).width, s.edit_height = s.sources.original(0).height;
+            s.apply_size = true;
+        }
+    }
+}
+
+// Mandelbrot/Julia: drag on the canvas pans, the wheel zooms about the cursor.
+void apply_pan_zoom(UiState& s, const Rect& shown, int fb_h, float fb_scale) {
+    const ImGuiIO& io = ImGui::GetIO();
+    OpParams& p = s.job.params;
+    if (!(op_registry()[s.job.op].uses & kUsesFractal) || io.WantCaptureMouse || shown.w <= 0) return;
+    // Window coordinates (top-left origin) -> canvas pixels.
+    const double px_per_window = fb_scale * double(p.width) / shown.w;
+    const double mx = (io.MousePos.x * fb_scale - shown.x) * p.width / shown.w;
+    const double my = ((fb_h - io.MousePos.y * fb_scale) - shown.y) * p.height / shown.h; // GL rect is bottom-up
+    const bool inside = mx >= 0 && my >= 0 && mx < p.width && my < p.height;
+    if (io.MouseDown[0] && inside) {
+        p.center_x -= io.MouseDelta.x * px_per_window * p.scale;
+        p.center_y -= io.MouseDelta.y * px_per_window * p.scale;
+    }
+    if (io.MouseWheel != 0.0f && inside) {
+        const double cy = p.height - 1 - my; // canvas row from the top, as the kernels count y
+        const double before_x = p.center_x + (mx - p.width / 2) * p.scale, before_y = p.center_y + (cy - p.height / 2) * p.scale;
+        p.scale = std::clamp(p.scale * std::pow(0.8, io.MouseWheel), 1e-15, 0.5);
+        p.center_x = before_x - (mx - p.width / 2) * p.scale;
+        p.center_y = before_y - (cy - p.height / 2) * p.scale;
+    }
+}
+
 // Applies what the panel asked for that needs more than a new paint job: size, backend, vsync.
 void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindow& window, bool& vsync_now) {
+    apply_image_requests(s);
     if (s.apply_size) {
         s.apply_size = false;
         if (auto e = canvas_size_error(s.edit_width, s.edit_height)) {
@@ -73,6 +160,7 @@ void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindo
             canvas.resize(s.edit_width, s.edit_height);
             s.job.params.width = canvas.width();
             s.job.params.height = canvas.height();
+            s.sources.fit(canvas.width(), canvas.height());
             painter.times().clear();
             s.message = fmt::format("canvas resized to {}x{}", canvas.width(), canvas.height());
         }
@@ -104,8 +192,22 @@ int run_windowed(const Options& o) {
 
     UiState state;
     state.job = job_from_options(o);
-    state.edit_width = o.width;
-    state.edit_height = o.height;
+    for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
+        if (path->empty()) continue;
+        if (auto e = state.sources.load(slot, *path)) {
+            fmt::print(stderr, "kcanvas: --image{}: {}\n", slot ? "2" : "", *e);
+            return 2;
+        }
+        set_path_field(state, slot, *path);
+    }
+    if (state.sources.loaded(0) && !o.size_given) {
+        canvas.resize(state.sources.original(0).width, state.sources.original(0).height);
+        state.job.params.width = canvas.width(), state.job.params.height = canvas.height();
+    }
+    state.sources.fit(canvas.width(), canvas.height());
+    state.edit_width = canvas.width();
+    state.edit_height = canvas.height();
+    glfwSetDropCallback(window.handle(), &on_drop);
     state.requested_backend = painter.backend();
     state.requested_present = painter.present();
     state.vsync = o.vsync;
@@ -115,6 +217,8 @@ int run_windowed(const Options& o) {
         [&](const std::string& path) { return write_image(path, canvas.width(), canvas.height(), canvas.read_texture()); },
         [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); }};
 
+    Rect shown{};
+    bool f12_was_down = false;
     auto last_frame = std::chrono::steady_clock::now();
     double frame_ms = 0.0;
     while (!glfwWindowShouldClose(window.handle()) && !state.quit) {
@@ -125,10 +229,12 @@ int run_windowed(const Options& o) {
             if (state.quit) break;
         }
         apply_requests(state, canvas, painter, window, vsync_now);
+        if (fb_w > 0)
+            apply_pan_zoom(state, shown, fb_h, fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
 
         // 1. CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture.
         try {
-            state.refusal = painter.paint(state.job, canvas);
+            state.refusal = painter.paint(state.job, canvas, &state.sources, state.both_variants);
             state.error.clear();
         } catch (const std::exception& e) {
             state.error = e.what();
@@ -150,9 +256,19 @@ int run_windowed(const Options& o) {
         glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         const int left = static_cast<int>(panel_width * fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
-        remember_canvas_rect(state.teach, canvas.draw({left, 0, fb_w - left, fb_h}), fb_w, fb_h);
+        shown = canvas.draw({left, 0, fb_w - left, fb_h});
+        remember_canvas_rect(state.teach, shown, fb_w, fb_h);
         glViewport(0, 0, fb_w, fb_h);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        const bool f12 = glfwGetKey(window.handle(), GLFW_KEY_F12) == GLFW_PRESS;
+        if (f12 && !f12_was_down) state.save_request = true;
+        f12_was_down = f12;
+        if (state.save_request) {
+            state.save_request = false;
+            const std::string name = snapshot_name(state);
+            const auto e = write_image(name, canvas.width(), canvas.height(), canvas.read_texture());
+            state.message = e ? *e : "saved " + name;
+        }
         if (script && script->done()) state.quit = true;
         glfwSwapBuffers(window.handle());
 

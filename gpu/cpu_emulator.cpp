@@ -7,8 +7,7 @@
 #include <vector>
 
 #include "ops/op_list.h"
-
-
+#include "registry.h"
 
 namespace kc {
 
@@ -23,7 +22,7 @@ struct EmulatedLaunch {
 
 // Runs blocks [first, last) in launch order (x fastest, then y, then z); `sm` is the worker.
 template <class Op>
-void run_blocks(const EmulatedLaunch& l, long long first, long long last, unsigned sm) {
+void run_op_blocks(const EmulatedLaunch& l, long long first, long long last, unsigned sm) {
     const Op op{};
     const PaintJob& job = *l.job;
     const Dim3 b = job.launch.block;
@@ -40,6 +39,15 @@ void run_blocks(const EmulatedLaunch& l, long long first, long long last, unsign
     }
 }
 
+template <class Op>
+void run_blocks(const EmulatedLaunch& l, long long first, long long last, unsigned sm) {
+    if constexpr (Op::custom) {
+        (void)l, (void)first, (void)last, (void)sm; // custom ops never reach the grid emulator
+    } else {
+        run_op_blocks<Op>(l, first, last, sm);
+    }
+}
+
 using BlockRunner = void (*)(const EmulatedLaunch&, long long, long long, unsigned);
 constexpr std::array kRunners{
 #define KC_OP(Functor) static_cast<BlockRunner>(&run_blocks<Functor>),
@@ -52,9 +60,14 @@ constexpr std::array kRunners{
 CpuGridEmulator::CpuGridEmulator(unsigned workers)
     : workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())) {}
 
-std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* out, PixelRecord record) const {
+std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* out, OpOutputs* outputs,
+                                                  PixelRecord record) const {
     const PaintPlan plan = plan_paint(job, universal_limits());
     if (plan.error) return plan.error;
+    if (const OpInfo& info = op_registry()[job.op]; info.custom) {
+        info.cpu_paint(job.params, out, outputs);
+        return std::nullopt;
+    }
     const long long pixels = 1LL * job.params.width * job.params.height;
     if (plan.clear_first)
         for (long long i = 0; i < pixels; ++i)

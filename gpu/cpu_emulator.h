@@ -1,9 +1,11 @@
 #pragma once
 // The CPU backend: a grid emulator that runs the same per-thread bodies as the CUDA kernels,
 // iterating blockIdx and threadIdx exactly as a launch would, with blocks spread over the cores.
+// Custom operations (shared memory, barriers, atomics) run their plain CPU implementation instead.
 #include <optional>
 #include <string>
 
+#include "ops/op_base.h"
 #include "paint_job.h"
 
 namespace kc {
@@ -12,9 +14,11 @@ class CpuGridEmulator {
 public:
     explicit CpuGridEmulator(unsigned workers = 0); // 0: one per hardware thread
     // Paints `out` (width*height pixels, host memory). An illegal launch is refused with the same
-    // message a CUDA launch gets, and `out` is left untouched. `record` (host memory) optionally
+    // message a CUDA launch gets, and `out` is left untouched. `outputs` receives what custom
+    // operations compute besides pixels (histograms, matrices). `record` (host memory) optionally
     // keeps per-pixel writer figures; its `writes` counters must start at zero.
-    std::optional<std::string> paint(const PaintJob& job, Pixel* out, PixelRecord record = {}) const;
+    std::optional<std::string> paint(const PaintJob& job, Pixel* out, OpOutputs* outputs = nullptr,
+                                     PixelRecord record = {}) const;
     unsigned workers() const { return workers_; }
 
 private:

@@ -43,11 +43,18 @@ __global__ void copy_to_surface_kernel(const Pixel* __restrict__ pixels, int wid
     surf2Dwrite(make_uchar4(p.r, p.g, p.b, p.a), surface, x * 4, y); // RGBA8 texel; x in bytes
 }
 
-using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, PixelRecord, cudaStream_t);
+using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, PixelRecord, cudaStream_t, CudaOpWorkspace&);
 
 template <class Op>
-void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord record, cudaStream_t stream) {
-    paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.view, out, record, job.max_blocks);
+void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord record, cudaStream_t stream,
+            CudaOpWorkspace& ws) {
+    if constexpr (Op::custom) {
+        (void)record;
+        Op::cuda_launch(CudaCustomLaunch{job, out, stream, ws});
+    } else {
+        (void)ws;
+        paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.view, out, record, job.max_blocks);
+    }
 }
 
 constexpr std::array kLaunchers{
@@ -60,9 +67,14 @@ using OccupancyQuery = int (*)(int);
 
 template <class Op>
 int max_active_blocks(int threads_per_block) {
-    int blocks = 0;
-    KC_CUDA_CHECK_THROW(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, paint_kernel<Op>, threads_per_block, 0));
-    return blocks;
+    if constexpr (Op::custom) {
+        (void)threads_per_block;
+        return 0; // custom ops launch their own kernels with fixed blocks
+    } else {
+        int blocks = 0;
+        KC_CUDA_CHECK_THROW(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, paint_kernel<Op>, threads_per_block, 0));
+        return blocks;
+    }
 }
 
 constexpr std::array kOccupancyQueries{
@@ -100,19 +112,25 @@ OccupancyFigures cuda_occupancy(const DeviceInfo& info, int op, const Dim3& bloc
 }
 
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
-                                      cudaStream_t stream, PixelRecord record) {
+                                      cudaStream_t stream, CudaOpWorkspace& ws, PixelRecord record) {
     // Universal limits first: they give the same message whether or not a GPU is present.
     PaintPlan plan = plan_paint(job, universal_limits());
     if (!plan.error) plan = plan_paint(job, limits);
     if (plan.error) return plan.error;
     if (plan.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
     const Dim3 b = job.launch.block;
-    kLaunchers[job.op](job, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, record, stream);
+    kLaunchers[job.op](job, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));
 #endif
     return std::nullopt;
+}
+
+std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
+                                      cudaStream_t stream, PixelRecord record) {
+    CudaOpWorkspace ws; // freed on return; cudaFree waits for the kernels that use it
+    return cuda_paint(job, limits, out, stream, ws, record);
 }
 
 } // namespace kc

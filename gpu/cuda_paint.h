@@ -8,6 +8,7 @@
 
 #include "cuda_device.h"
 #include "launch_figures.h"
+#include "cuda_ops.h"
 #include "paint_job.h"
 
 namespace kc {
@@ -16,6 +17,10 @@ namespace kc {
 // device cannot run is refused before anything is touched and its reason returned; launch errors
 // the checks could not foresee throw CudaError. `record` (device memory) optionally keeps
 // per-pixel writer figures; its `writes` counters must start at zero.
+// Custom operations (see ops/op_base.h) keep device buffers in `ws` between frames.
+std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
+                                      cudaStream_t stream, CudaOpWorkspace& ws, PixelRecord record = {});
+// The same with a workspace for this call only (per-pixel ops need none; custom ops allocate).
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
                                       cudaStream_t stream, PixelRecord record = {});
 

@@ -27,6 +27,8 @@ struct PaintPlan {
     bool clear_first = false; // pixels may stay unwritten: hatch them first (uncovered_pixel)
 };
 PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits);
+// Why these operation parameters are out of range (radius, level, iterations, matmul N...).
+std::optional<std::string> params_error(const OpParams& p);
 
 // Blocks a job launches and, of those, how many paint (step mode's limit applied).
 long long painting_blocks(const PaintJob& job, const Dim3& grid);

@@ -7,10 +7,18 @@
 namespace kc {
 
 namespace {
+template <class Op>
+constexpr OpInfo make_info(int index) {
+    void (*cpu)(const OpParams&, Pixel*, OpOutputs*) = nullptr;
+    if constexpr (Op::custom) cpu = &Op::cpu_paint;
+    return OpInfo{index,           Op::name,     Op::title,         Op::formula,      Op::bytes_read_per_pixel, 4,
+                  Op::custom,      Op::variants, Op::variant_names, Op::makes_histogram, cpu,                  &Op::flops, Op::uses};
+}
+
 constexpr auto kOps = [] {
     int i = 0;
     return std::array{
-#define KC_OP(Functor) OpInfo{i++, Functor::name, Functor::title, Functor::formula, Functor::bytes_read_per_pixel, 4},
+#define KC_OP(Functor) make_info<Functor>(i++),
 #include "ops/op_list.h"
 #undef KC_OP
     };

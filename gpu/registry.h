@@ -1,11 +1,13 @@
 #pragma once
 // The one table of operations. The UI's list, the CLI's --op names, the tests and the benchmarks
 // all read it; entries come from ops/op_list.h.
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "ops/op_base.h"
 #include "thread_body.h"
 
 namespace kc {
@@ -17,6 +19,15 @@ struct OpInfo {
     std::string_view formula;     // shown in the panel and README
     int bytes_read_per_pixel;     // for bandwidth figures
     int bytes_written_per_pixel;
+    // Per-pixel ops run through paint_thread() (the user's block/grid/mapping/view apply); custom
+    // ops are whole-image passes with their own kernels and a plain CPU implementation.
+    bool custom;
+    int variants;                                 // 1, or 2 (naive / tiled kernels)
+    std::array<std::string_view, 2> variant_names;
+    bool makes_histogram;                         // fills OpOutputs::histogram
+    void (*cpu_paint)(const OpParams&, Pixel*, OpOutputs*); // custom ops only, else nullptr
+    double (*flops)(const OpParams&);             // arithmetic per frame (0: report bandwidth only)
+    unsigned uses;                                // ParamUse bits: the parameters it reads
 };
 
 std::span<const OpInfo> op_registry();

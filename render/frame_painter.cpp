@@ -7,6 +7,7 @@
 
 #include "cpu_emulator.h"
 #include "writer_record.h"
+#include "registry.h"
 
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
@@ -71,11 +72,20 @@ struct FramePainter::CudaState {
     std::uint64_t texture_generation = 0;
     DeviceBuffer<Pixel> device_pixels; // cuda-staged and cuda-interop/texture: the kernel's output
     PinnedBuffer<Pixel> host_pixels;
+    std::array<DeviceBuffer<Pixel>, SourceImages::kSlots> sources; // input images, fitted
+    std::uint64_t sources_generation = 0;
+    CudaOpWorkspace workspace;
+    std::array<GpuTimerRing, 2> variant_timer;
+    PinnedBuffer<std::uint32_t> host_bins{2 * kHistogramBins}; // histogram read-back, both variants
+    CudaEvent bins_ready = CudaEvent::create();
+    bool bins_pending = false;
+    int bins_variant = 0;         // the variant shown
+    bool bins_both = false;       // both variants ran: compare them
 
     explicit CudaState(int device) : info(query_device(device)) {}
 };
 #else
-struct FramePainter::CudaState {}; // never created; complete so unique_ptr can destroy it
+struct FramePainter::CudaState {}; // never created without CUDA; complete so unique_ptr can delete it
 #endif
 
 FramePainter::FramePainter(std::optional<Backend> forced)
@@ -148,7 +158,8 @@ int FramePainter::cuda_device() const {
     return -1;
 }
 
-std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canvas) {
+std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canvas, const SourceImages* sources,
+                                               bool both_variants) {
     if (job.params.width != canvas.width() || job.params.height != canvas.height())
         return "the paint job's size does not match the canvas";
     // Check before anything is mapped: write-discard mapping may drop the buffer's old contents.
@@ -157,11 +168,71 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     if (!plan.error) plan = plan_paint(job, limits);
     if (plan.error) return plan.error;
 
+    const OpInfo& info = op_registry()[job.op];
+    PaintJob run = job; // with the backend's source pointers
+    const bool with_sources = sources && sources->width() == canvas.width() && sources->height() == canvas.height();
+    const bool two = info.variants == 2 && both_variants && backend_ != Backend::Cpu;
+
     auto timed_upload = [&](auto&& upload) {
         const bool timed = upload_timer_.begin();
         upload();
         if (timed) upload_timer_.end();
     };
+
+#ifdef KC_HAVE_CUDA
+    // The kernels of one frame: the other variant first (timed only), then the selected one.
+    auto launch_all = [&](CudaState& c, Pixel* out) {
+        if (two) {
+            PaintJob other = run;
+            other.params.variant = 1 - run.params.variant;
+            const bool t = c.variant_timer[other.params.variant].begin(c.stream.get());
+            cuda_paint(other, limits, out, c.stream.get(), c.workspace);
+            if (t) c.variant_timer[other.params.variant].end(c.stream.get());
+        }
+        const bool timed = c.kernel_timer.begin(c.stream.get());
+        const bool vt = info.variants == 2 && c.variant_timer[run.params.variant].begin(c.stream.get());
+        cuda_paint(run, limits, out, c.stream.get(), c.workspace,
+                   writers_->for_cuda(record_writers_, canvas.width(), canvas.height(), c.stream.get()));
+        if (vt) c.variant_timer[run.params.variant].end(c.stream.get());
+        if (timed) c.kernel_timer.end(c.stream.get());
+        if (info.makes_histogram) {
+            for (int v = 0; v < 2; ++v)
+                if (c.workspace.bins[v].size() == kHistogramBins && (two || v == run.params.variant))
+                    KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_bins.data() + v * kHistogramBins, c.workspace.bins[v].data(),
+                                                        c.workspace.bins[v].bytes(), cudaMemcpyDeviceToHost, c.stream.get()));
+            KC_CUDA_CHECK_THROW(cudaEventRecord(c.bins_ready.get(), c.stream.get()));
+            c.bins_pending = true, c.bins_variant = run.params.variant, c.bins_both = two;
+        }
+    };
+    if (backend_ != Backend::Cpu && with_sources) {
+        CudaState& c = *cuda_;
+        if (c.sources_generation != sources->generation()) {
+            // Upload once per change. An image too large for the GPU's memory is refused here.
+            try {
+                for (int slot = 0; slot < SourceImages::kSlots; ++slot) {
+                    c.sources[slot] = DeviceBuffer<Pixel>();
+                    if (!sources->fitted(slot)) continue;
+                    c.sources[slot] = DeviceBuffer<Pixel>(canvas.pixel_count());
+                    KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.sources[slot].data(), sources->fitted(slot), c.sources[slot].bytes(),
+                                                        cudaMemcpyHostToDevice, c.stream.get()));
+                }
+                KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host copy may change after this
+                c.sources_generation = sources->generation();
+            } catch (const CudaError& e) {
+                (void)cudaGetLastError(); // a failed cudaMalloc is not sticky: clear it so later checks don't see it
+                for (auto& b : c.sources) b = DeviceBuffer<Pixel>();
+                c.sources_generation = 0;
+                return std::string("the input images do not fit in GPU memory: ") + e.what();
+            }
+        }
+        run.params.src_a = c.sources[0].size() ? c.sources[0].data() : nullptr;
+        run.params.src_b = c.sources[1].size() ? c.sources[1].data() : nullptr;
+    }
+#endif
+    if (backend_ == Backend::Cpu && with_sources) {
+        run.params.src_a = sources->fitted(0);
+        run.params.src_b = sources->fitted(1);
+    }
 
     switch (backend_) {
 #ifdef KC_HAVE_CUDA
@@ -174,15 +245,13 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
                 c.texture_registration = CudaGlImage(canvas.texture());
                 c.texture_generation = canvas.generation();
             }
-            bool timed = c.kernel_timer.begin(c.stream.get());
-            cuda_paint(job, limits, c.device_pixels.data(), c.stream.get());
-            if (timed) c.kernel_timer.end(c.stream.get());
+            launch_all(c, c.device_pixels.data());
             const auto t_map = Clock::now();
             std::optional<Clock::time_point> t_unmap;
             {
                 ScopedCudaImageMap mapped(c.texture_registration, c.stream.get());
                 times_.map.add(micros_since(t_map));
-                timed = c.copy_timer.begin(c.stream.get());
+                const bool timed = c.copy_timer.begin(c.stream.get());
                 if (present_ == Present::Texture) {
                     const std::size_t row = std::size_t(canvas.width()) * sizeof(Pixel);
                     KC_CUDA_CHECK_THROW(cudaMemcpy2DToArrayAsync(mapped.array(), 0, 0, c.device_pixels.data(), row, row,
@@ -210,9 +279,7 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
         {
             ScopedCudaMap mapped(c.registration, c.stream.get());
             times_.map.add(micros_since(t_map));
-            const bool timed = c.kernel_timer.begin(c.stream.get());
-            cuda_paint(job, limits, mapped.pixels(), c.stream.get(), writers_->for_cuda(record_writers_, canvas.width(), canvas.height(), c.stream.get()));
-            if (timed) c.kernel_timer.end(c.stream.get());
+            launch_all(c, mapped.pixels());
             t_unmap = Clock::now();
         }
         times_.unmap.add(micros_since(*t_unmap));
@@ -221,13 +288,11 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     }
     case Backend::CudaStaged: {
         CudaState& c = *cuda_;
-        // The texture present path shares device_pixels: size each buffer on its own.
+        // The texture present paths share device_pixels: size each buffer on its own.
         if (c.device_pixels.size() != canvas.pixel_count()) c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
         if (c.host_pixels.size() != canvas.pixel_count()) c.host_pixels = PinnedBuffer<Pixel>(canvas.pixel_count());
-        bool timed = c.kernel_timer.begin(c.stream.get());
-        cuda_paint(job, limits, c.device_pixels.data(), c.stream.get(), writers_->for_cuda(record_writers_, canvas.width(), canvas.height(), c.stream.get()));
-        if (timed) c.kernel_timer.end(c.stream.get());
-        timed = c.copy_timer.begin(c.stream.get());
+        launch_all(c, c.device_pixels.data());
+        const bool timed = c.copy_timer.begin(c.stream.get());
         KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_pixels.data(), c.device_pixels.data(), c.device_pixels.bytes(),
                                             cudaMemcpyDeviceToHost, c.stream.get()));
         if (timed) c.copy_timer.end(c.stream.get());
@@ -242,9 +307,12 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     case Backend::Cpu: {
         cpu_->pixels.resize(canvas.pixel_count());
         const auto t0 = Clock::now();
-        if (auto error = cpu_->emulator.paint(job, cpu_->pixels.data(), writers_->for_cpu(record_writers_, canvas.width(), canvas.height())))
+        if (auto error = cpu_->emulator.paint(run, cpu_->pixels.data(), &outputs_,
+                                              writers_->for_cpu(record_writers_, canvas.width(), canvas.height())))
             return error;
         times_.kernel.add(micros_since(t0));
+        if (info.variants == 2) times_.variant[run.params.variant].add(times_.kernel.last());
+        outputs_.histogram_mismatches = -1;
         timed_upload([&] { canvas.upload_from_host(cpu_->pixels.data()); });
         break;
     }
@@ -271,12 +339,33 @@ void FramePainter::collect_timings(bool wait) {
     if (cuda_) {
         auto add_kernel = [this](double us) { times_.kernel.add(us); };
         auto add_copy = [this](double us) { times_.copy.add(us); };
+        auto add_v0 = [this](double us) { times_.variant[0].add(us); };
+        auto add_v1 = [this](double us) { times_.variant[1].add(us); };
         if (wait) {
             cuda_->kernel_timer.drain(add_kernel);
             cuda_->copy_timer.drain(add_copy);
+            cuda_->variant_timer[0].drain(add_v0);
+            cuda_->variant_timer[1].drain(add_v1);
+            if (cuda_->bins_pending) KC_CUDA_CHECK_THROW(cudaEventSynchronize(cuda_->bins_ready.get()));
         } else {
             cuda_->kernel_timer.collect(add_kernel);
             cuda_->copy_timer.collect(add_copy);
+            cuda_->variant_timer[0].collect(add_v0);
+            cuda_->variant_timer[1].collect(add_v1);
+        }
+        CudaState& c = *cuda_;
+        if (c.bins_pending && cudaEventQuery(c.bins_ready.get()) == cudaSuccess) {
+            c.bins_pending = false;
+            const std::uint32_t* shown = c.host_bins.data() + c.bins_variant * kHistogramBins;
+            for (int h = 0; h < 4; ++h)
+                for (int i = 0; i < 256; ++i) outputs_.histogram[h][i] = shown[h * 256 + i];
+            outputs_.has_histogram = true;
+            outputs_.histogram_mismatches = -1;
+            if (c.bins_both) {
+                outputs_.histogram_mismatches = 0;
+                for (int i = 0; i < kHistogramBins; ++i)
+                    outputs_.histogram_mismatches += c.host_bins.data()[i] != c.host_bins.data()[kHistogramBins + i];
+            }
         }
     }
 #endif

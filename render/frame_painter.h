@@ -14,7 +14,9 @@
 #include "cuda_device.h"
 #include "gl_timer.h"
 #include "launch_config.h"
+#include "ops/op_base.h"
 #include "paint_job.h"
+#include "source_images.h"
 #include "timing.h"
 
 namespace kc {
@@ -38,9 +40,11 @@ std::optional<Present> parse_present(std::string_view name);
 // Per-stage times in microseconds. `map`, `unmap` are CPU wall time of the CUDA calls; `kernel`
 // and `copy` are CUDA events (the CPU emulator's wall time for cpu); `upload` is a GL timer query;
 // for the texture and surface paths `map`/`unmap` are the texture's and `copy` the copy into it.
+// `variant` holds both kernels' times of two-variant operations (naive, tiled) side by side.
 struct StageTimes {
     TimingStats map, kernel, unmap, copy, upload;
-    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(); }
+    std::array<TimingStats, 2> variant;
+    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), variant[0].clear(), variant[1].clear(); }
 };
 
 struct DeviceSummary {
@@ -70,7 +74,15 @@ public:
 
     // Paints `job` and uploads it to the canvas texture. An illegal launch returns its reason and
     // leaves the pixel buffer and the texture as they were.
-    std::optional<std::string> paint(const PaintJob& job, Canvas& canvas);
+    // `sources` (optional) are the input images: uploaded to the GPU only when their generation
+    // changes, and passed to the operation as params.src_a / src_b. With `both_variants`, a
+    // two-variant operation runs its other kernel first (timed into times().variant) and then
+    // the selected one, whose picture stays.
+    std::optional<std::string> paint(const PaintJob& job, Canvas& canvas, const SourceImages* sources = nullptr,
+                                     bool both_variants = true);
+    // What the last painted custom operation computed besides pixels (histograms), read back
+    // without stalling: it may lag a frame or two behind on the CUDA backends.
+    const OpOutputs& outputs() const { return outputs_; }
     // Moves finished timings into times(); never blocks unless `wait` (end of a headless run).
     void collect_timings(bool wait = false);
     const StageTimes& times() const { return times_; }
@@ -95,6 +107,7 @@ private:
     GlTimerRing upload_timer_;
     bool record_writers_ = false;
     std::unique_ptr<WriterRecord> writers_;
+    OpOutputs outputs_;
 };
 
 } // namespace kc

@@ -8,6 +8,25 @@
 
 namespace kc {
 
+struct Image {
+    int width = 0, height = 0;
+    std::vector<Pixel> pixels; // row-major, top row first, BGRA
+};
+
+// Largest image side we decode: the canvas limit (kMaxCanvasSide, 16384), checked with stbi_info
+// before any pixel is decoded, so a huge header cannot make us allocate gigabytes.
+constexpr int kMaxImageSide = 16384;
+
+// Reads any file stb_image decodes (PNG, JPEG, BMP, TGA; also GIF's first frame, PSD, PNM, HDR) as
+// 8-bit BGRA with alpha 255 where the file has none. On failure returns why (missing, empty,
+// not an image, too large, corrupt or truncated) and leaves `out` untouched.
+std::optional<std::string> load_image(const std::string& path, Image& out);
+
+// Nearest-neighbour resize: output pixel (x, y) takes source pixel
+// (floor((x + 0.5) * w / W), floor((y + 0.5) * h / H)). Done once when an image is loaded or the
+// canvas is resized, never per frame.
+std::vector<Pixel> fit_image(const Image& image, int width, int height);
+
 // Writes width*height canvas pixels as PNG (or JPEG, by the extension .jpg/.jpeg). Returns why
 // it failed, or nullopt.
 std::optional<std::string> write_image(const std::string& path, int width, int height, const std::vector<Pixel>& pixels);

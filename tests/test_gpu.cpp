@@ -80,9 +80,9 @@ TEST_F(GpuInterop, StagedBackendMatchesTheReference) {
 TEST_F(GpuInterop, LargeCanvasMatchesTheReference) {
     FramePainter painter(Backend::CudaInterop);
     painter.set_present(Present::PixelBuffer);
-    for (const OpInfo& op : op_registry()) {
+    for (int op : ref::generator_ops()) {
         PaintJob job;
-        job.op = op.index;
+        job.op = op;
         job.params.width = 3840;
         job.params.height = 2160;
         job.params.weight = 0.37f;

@@ -50,7 +50,7 @@ Pixel expected_colour(View v, const Thread& t, const LaunchConfig& c, const Dim3
 
 std::vector<Pixel> emulate(const PaintJob& job, PixelRecord record = {}, unsigned workers = 2) {
     std::vector<Pixel> out(std::size_t(job.params.width) * job.params.height, kPoison);
-    const auto error = CpuGridEmulator(workers).paint(job, out.data(), record);
+    const auto error = CpuGridEmulator(workers).paint(job, out.data(), nullptr, record);
     EXPECT_FALSE(error) << *error;
     return out;
 }

@@ -1,13 +1,14 @@
 #pragma once
-#include "../op_params.h"
+#include "op_base.h"
 
 namespace kc {
 
 // The tutorial's drawChess: a cell is white when (x/cell + y/cell) is odd, black otherwise.
-struct CheckerboardOp {
+struct CheckerboardOp : PerPixelOp {
     static constexpr const char* name = "checkerboard";
     static constexpr const char* title = "Checkerboard";
     static constexpr const char* formula = "white if (x/cell + y/cell) is odd, else black";
+    static constexpr unsigned uses = kUsesCell;
     static constexpr int bytes_read_per_pixel = 0;
 
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {

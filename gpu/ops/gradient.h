@@ -1,15 +1,16 @@
 #pragma once
-#include "../op_params.h"
+#include "op_base.h"
 
 namespace kc {
 
 // The PyCUDA tutorial's drawGradient, pixel-exact to its cv2.imwrite output at 800x800 (integer
 // division as in the tutorial); other sizes scale by width and height.
-struct GradientOp {
+struct GradientOp : PerPixelOp {
     static constexpr const char* name = "gradient";
     static constexpr const char* title = "Gradient";
     static constexpr const char* formula =
         "B = 255 - 255*y/H,  G = 255 - 255*x/W,  R = 128 - 128*y/H  (integer division)";
+    static constexpr unsigned uses = 0;
     static constexpr int bytes_read_per_pixel = 0;
 
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {

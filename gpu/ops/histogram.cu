@@ -1,0 +1,60 @@
+#include <algorithm>
+
+#include "histogram.h"
+#include "launch_util.cuh"
+
+namespace kc {
+
+namespace {
+
+constexpr int kHistBlock = 256;
+
+// Every pixel adds to the four global bin arrays with atomics (contended on flat images).
+__global__ void histogram_global(OpParams p, Pixel* out, std::uint32_t* bins) {
+    const long long n = 1LL * p.width * p.height;
+    for (long long i = blockIdx.x * 1LL * blockDim.x + threadIdx.x; i < n; i += 1LL * blockDim.x * gridDim.x) {
+        const Pixel q = source_a(static_cast<int>(i % p.width), static_cast<int>(i / p.width), p);
+        atomicAdd(&bins[luma601(q)], 1u);
+        atomicAdd(&bins[256 + q.r], 1u);
+        atomicAdd(&bins[512 + q.g], 1u);
+        atomicAdd(&bins[768 + q.b], 1u);
+        out[i] = Pixel{q.b, q.g, q.r, 255};
+    }
+}
+
+// Each block counts into its own bins in shared memory, then adds them to the global bins once.
+__global__ void histogram_shared(OpParams p, Pixel* out, std::uint32_t* bins) {
+    __shared__ std::uint32_t local[kHistogramBins];
+    for (int i = threadIdx.x; i < kHistogramBins; i += blockDim.x) local[i] = 0;
+    __syncthreads();
+    const long long n = 1LL * p.width * p.height;
+    for (long long i = blockIdx.x * 1LL * blockDim.x + threadIdx.x; i < n; i += 1LL * blockDim.x * gridDim.x) {
+        const Pixel q = source_a(static_cast<int>(i % p.width), static_cast<int>(i / p.width), p);
+        atomicAdd(&local[luma601(q)], 1u);
+        atomicAdd(&local[256 + q.r], 1u);
+        atomicAdd(&local[512 + q.g], 1u);
+        atomicAdd(&local[768 + q.b], 1u);
+        out[i] = Pixel{q.b, q.g, q.r, 255};
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < kHistogramBins; i += blockDim.x)
+        if (local[i]) atomicAdd(&bins[i], local[i]);
+}
+
+} // namespace
+
+void HistogramOp::cuda_launch(const CudaCustomLaunch& l) {
+    const OpParams& p = l.job.params;
+    DeviceBuffer<std::uint32_t>& bins = l.ws.bins[p.variant];
+    if (bins.size() != kHistogramBins) bins = DeviceBuffer<std::uint32_t>(kHistogramBins);
+    KC_CUDA_CHECK_THROW(cudaMemsetAsync(bins.data(), 0, bins.bytes(), l.stream));
+    const long long n = 1LL * p.width * p.height;
+    const int blocks = static_cast<int>(std::min<long long>((n + kHistBlock - 1) / kHistBlock, 1024));
+    if (p.variant == 0)
+        histogram_global<<<blocks, kHistBlock, 0, l.stream>>>(p, l.out, bins.data());
+    else
+        histogram_shared<<<blocks, kHistBlock, 0, l.stream>>>(p, l.out, bins.data());
+    check_launch(l.stream);
+}
+
+} // namespace kc

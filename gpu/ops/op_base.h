@@ -1,0 +1,60 @@
+#pragma once
+// What every operation struct declares besides name/title/formula/bytes_read_per_pixel:
+//   PerPixelOp: a __host__ __device__ operator()(x, y, params) -> Pixel. One thread per pixel;
+//               the CUDA kernel and the CPU grid emulator run it through paint_thread().
+//   CustomOp:   a whole-image pass that needs shared memory, barriers or atomics. It declares
+//                 static void cpu_paint(const OpParams&, Pixel* out, OpOutputs* outputs);
+//                   -- a plain CPU implementation (the cpu backend's; no grid emulation)
+//                 static void cuda_launch(const CudaCustomLaunch&);   -- in ops/<name>.cu
+//               and may have two kernels (variants), e.g. naive global memory vs tiled shared.
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "../op_params.h"
+
+namespace kc {
+
+// Results that are not pixels, read by the panel, the headless report and the tests (host memory).
+struct OpOutputs {
+    // histogram: [0] luminance (BT.601), [1] R, [2] G, [3] B; 256 bins each
+    std::array<std::array<std::uint32_t, 256>, 4> histogram{};
+    bool has_histogram = false;
+    int histogram_mismatches = -1; // CUDA, both variants run: bins where they differ (-1: not compared)
+    // matmul (cpu backend only): C, row-major N x N
+    std::vector<float> matmul_c;
+};
+
+struct CudaCustomLaunch; // cuda_ops.h
+
+// Which OpParams an operation reads, so the panel shows only the controls that matter.
+enum ParamUse : unsigned {
+    kUsesImageA = 1u << 0,
+    kUsesImageB = 1u << 1,
+    kUsesWeight = 1u << 2,
+    kUsesCell = 1u << 3,
+    kUsesLevel = 1u << 4,
+    kUsesRadius = 1u << 5,
+    kUsesFractal = 1u << 6, // centre, scale (mouse pan and zoom), iterations, float/double
+    kUsesJulia = 1u << 7,
+    kUsesMatmulN = 1u << 8,
+};
+
+struct PerPixelOp {
+    static constexpr bool custom = false;
+    static constexpr int variants = 1;
+    static constexpr std::array<std::string_view, 2> variant_names{"", ""};
+    static constexpr bool makes_histogram = false;
+    static double flops(const OpParams&) { return 0.0; }
+};
+
+struct CustomOp {
+    static constexpr bool custom = true;
+    static constexpr int variants = 2;
+    static constexpr std::array<std::string_view, 2> variant_names{"naive (global memory)", "tiled (shared memory)"};
+    static constexpr bool makes_histogram = false;
+    static double flops(const OpParams&) { return 0.0; }
+};
+
+} // namespace kc

@@ -1,0 +1,30 @@
+#include "source_images.h"
+
+namespace kc {
+
+std::optional<std::string> SourceImages::load(int slot, const std::string& path) {
+    if (slot < 0 || slot >= kSlots) return "no image slot " + std::to_string(slot);
+    Image image;
+    if (auto error = load_image(path, image)) return error;
+    Slot& s = slots_[slot];
+    s.path = path;
+    s.image = std::move(image);
+    s.fitted = width_ > 0 ? fit_image(s.image, width_, height_) : std::vector<Pixel>{};
+    ++generation_;
+    return std::nullopt;
+}
+
+void SourceImages::clear(int slot) {
+    slots_[slot] = Slot{};
+    ++generation_;
+}
+
+void SourceImages::fit(int width, int height) {
+    if (width == width_ && height == height_) return;
+    width_ = width, height_ = height;
+    for (Slot& s : slots_)
+        if (!s.image.pixels.empty()) s.fitted = fit_image(s.image, width, height);
+    ++generation_;
+}
+
+} // namespace kc

@@ -1,0 +1,176 @@
+// The image operations' CUDA kernels against the CPU backend and the independent references.
+// Every test skips, saying why, when no CUDA device is usable (CI, laptops without NVIDIA).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "cpu_emulator.h"
+#include "cuda_device.h"
+#include "cuda_paint.h"
+#include "ops/op_list.h"
+#include "reference_ops.h"
+#include "registry.h"
+
+namespace kc {
+namespace {
+
+constexpr Pixel kPoison{0x5A, 0xA5, 0x3C, 0x77}; // never an op's output (alpha 0x77)
+
+class GpuOps : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
+        stream_ = CudaStream::create();
+    }
+
+    // Runs `op` with the images in device memory, into a poisoned device buffer; returns the pixels.
+    std::vector<Pixel> paint_gpu(std::string_view op, const ref::Img& a, const ref::Img* b, OpParams p,
+                                 LaunchConfig launch = {}) {
+        const std::size_t n = a.px.size();
+        DeviceBuffer<Pixel> da(n), db(b ? n : 0), out(n);
+        KC_CUDA_CHECK_THROW(cudaMemcpy(da.data(), a.px.data(), da.bytes(), cudaMemcpyHostToDevice));
+        if (b) KC_CUDA_CHECK_THROW(cudaMemcpy(db.data(), b->px.data(), db.bytes(), cudaMemcpyHostToDevice));
+        cuda_fill(out.data(), n, kPoison, stream_.get());
+        PaintJob job;
+        job.op = find_op(op)->index;
+        p.width = a.w, p.height = a.h;
+        p.src_a = da.data();
+        p.src_b = b ? db.data() : nullptr;
+        job.params = p;
+        job.launch = launch;
+        const auto error = cuda_paint(job, query_device(0).limits, out.data(), stream_.get(), ws_);
+        EXPECT_FALSE(error) << *error;
+        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
+        std::vector<Pixel> host(n);
+        KC_CUDA_CHECK_THROW(cudaMemcpy(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
+        return host;
+    }
+    std::vector<Pixel> paint_cpu(std::string_view op, const ref::Img& a, const ref::Img* b, OpParams p) {
+        PaintJob job;
+        job.op = find_op(op)->index;
+        p.width = a.w, p.height = a.h;
+        p.src_a = a.px.data();
+        p.src_b = b ? b->px.data() : nullptr;
+        job.params = p;
+        std::vector<Pixel> out(a.px.size(), kPoison);
+        EXPECT_FALSE(CpuGridEmulator(2).paint(job, out.data()));
+        return out;
+    }
+
+    CudaStream stream_;
+    CudaOpWorkspace ws_;
+};
+
+constexpr int kW = 83, kH = 61; // not multiples of 16: partial tiles at the right and bottom
+
+TEST_F(GpuOps, ElementwiseOpsMatchTheReferences) {
+    const auto a = ref::random_image(kW, kH, 1), b = ref::random_image(kW, kH, 2);
+    OpParams p;
+    EXPECT_EQ(paint_gpu("grayscale", a, nullptr, p), ref::grayscale(a).px);
+    EXPECT_EQ(paint_gpu("invert", a, nullptr, p), ref::invert(a).px);
+    EXPECT_EQ(paint_gpu("add", a, &b, p), ref::add(a, b).px);
+    p.level = 100;
+    EXPECT_EQ(paint_gpu("threshold", a, nullptr, p), ref::threshold(a, 100).px);
+    p.weight = 0.3f; // float on the device (FMA may round differently): within 1
+    EXPECT_LE(ref::max_diff(paint_gpu("blend", a, &b, p), ref::blend(a, b, 0.3).px), 1);
+}
+
+TEST_F(GpuOps, GrayscaleWithTheTutorialLaunchAndGridStride) {
+    const auto a = ref::random_image(800, 800, 3);
+    EXPECT_EQ(paint_gpu("grayscale", a, nullptr, {}, tutorial_preset()), ref::grayscale(a).px);
+    LaunchConfig l;
+    l.block = {128, 1, 1}, l.grid = {7, 1, 1}, l.auto_grid = false, l.mapping = Mapping::GridStride;
+    EXPECT_EQ(paint_gpu("grayscale", a, nullptr, {}, l), ref::grayscale(a).px);
+}
+
+TEST_F(GpuOps, BoxBlurNaiveAndTiledEqualTheReferenceBordersIncluded) {
+    const auto a = ref::blobby_image(kW, kH, 4);
+    for (int r : {0, 1, 4, 16}) {
+        const auto expected = ref::box_blur(a, r).px;
+        for (int v : {0, 1}) {
+            OpParams p;
+            p.radius = r, p.variant = v;
+            EXPECT_EQ(paint_gpu("box_blur", a, nullptr, p), expected) << "radius " << r << " variant " << v;
+        }
+    }
+}
+
+TEST_F(GpuOps, SobelNaiveAndTiledEqualTheReferenceBordersIncluded) {
+    for (auto [w, h] : {std::pair{kW, kH}, {16, 16}, {1, 1}, {3, 40}}) {
+        const auto a = ref::blobby_image(w, h, 5);
+        const auto expected = ref::sobel(a).px;
+        for (int v : {0, 1}) {
+            OpParams p;
+            p.variant = v;
+            EXPECT_EQ(paint_gpu("sobel", a, nullptr, p), expected) << w << "x" << h << " variant " << v;
+        }
+    }
+}
+
+TEST_F(GpuOps, HistogramGlobalAndSharedEqualACpuCount) {
+    // 1000x700 spans many blocks and the grid-stride loop (1024 blocks of 256 threads cap).
+    for (auto [w, h, seed] : {std::tuple{kW, kH, 6u}, {1000, 1100, 7u}}) {
+        const auto a = ref::random_image(w, h, seed);
+        const auto expected = ref::histogram(a);
+        for (int v : {0, 1}) {
+            OpParams p;
+            p.variant = v;
+            EXPECT_EQ(paint_gpu("histogram", a, nullptr, p), a.px);
+            std::vector<std::uint32_t> bins(kHistogramBins);
+            KC_CUDA_CHECK_THROW(cudaMemcpy(bins.data(), ws_.bins[v].data(), ws_.bins[v].bytes(), cudaMemcpyDeviceToHost));
+            for (int c = 0; c < 4; ++c)
+                for (int i = 0; i < 256; ++i)
+                    ASSERT_EQ(bins[c * 256 + i], expected[c][i]) << "variant " << v << " channel " << c << " bin " << i;
+        }
+    }
+    // A flat image: every pixel in one bin (the global version's worst contention).
+    ref::Img flat{300, 200, std::vector<Pixel>(300 * 200, ref::rgb(10, 20, 30))};
+    for (int v : {0, 1}) {
+        OpParams p;
+        p.variant = v;
+        paint_gpu("histogram", flat, nullptr, p);
+        std::uint32_t r10 = 0;
+        KC_CUDA_CHECK_THROW(cudaMemcpy(&r10, ws_.bins[v].data() + 256 + 10, 4, cudaMemcpyDeviceToHost));
+        EXPECT_EQ(r10, 300u * 200u);
+    }
+}
+
+TEST_F(GpuOps, FractalsMatchTheCpuBackend) {
+    ref::Img none{120, 90, std::vector<Pixel>(120 * 90)};
+    for (const char* op : {"mandelbrot", "julia"}) {
+        OpParams p;
+        p.scale = 3.0 / 120, p.max_iter = 300, p.use_double = true;
+        if (std::string(op) == "julia") p.center_x = 0;
+        // Double: the iteration count is exact on both sides (contraction to FMA aside): allow 0.5%.
+        const auto gpu = paint_gpu(op, none, nullptr, p), cpu = paint_cpu(op, none, nullptr, p);
+        int differ = 0;
+        for (std::size_t i = 0; i < gpu.size(); ++i) differ += ref::max_diff({gpu[i]}, {cpu[i]}) > 1;
+        EXPECT_LE(differ, int(gpu.size()) / 200) << op;
+        for (Pixel q : gpu) ASSERT_EQ(q.a, 255) << "unwritten pixel";
+    }
+}
+
+TEST_F(GpuOps, MatmulNaiveAndTiledWithinRelativeErrorOfDouble) {
+    const int n = 256;
+    ref::Img canvas{64, 48, std::vector<Pixel>(64 * 48)};
+    std::vector<double> c(std::size_t(n) * n, 0.0);
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k) {
+            const double aik = matmul_input(i, k, n, 0);
+            for (int j = 0; j < n; ++j) c[i * n + j] += aik * matmul_input(k, j, n, 1);
+        }
+    for (int v : {0, 1}) {
+        OpParams p;
+        p.matmul_n = n, p.variant = v;
+        const auto pixels = paint_gpu("matmul", canvas, nullptr, p);
+        for (Pixel q : pixels) ASSERT_EQ(q.a, 255) << "unwritten pixel";
+        std::vector<float> got(std::size_t(n) * n, std::nanf(""));
+        KC_CUDA_CHECK_THROW(cudaMemcpy(got.data(), ws_.c.data(), ws_.c.bytes(), cudaMemcpyDeviceToHost));
+        double num = 0, den = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) num += (got[i] - c[i]) * (got[i] - c[i]), den += c[i] * c[i];
+        EXPECT_LT(std::sqrt(num / den), 1e-5) << "variant " << v;
+    }
+}
+
+} // namespace
+} // namespace kc

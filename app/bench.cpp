@@ -66,7 +66,8 @@ struct Screen {
 
 struct Row {
     std::string op, size, backend, present, block;
-    double frame_us, kernel_us, gbs, copy_gbs, pct_of_copy, map_us, unmap_us, copy_us, upload_us;
+    int pixels_per_thread;
+    double frame_us, streamed_us, kernel_us, gbs, copy_gbs, pct_of_copy, map_us, unmap_us, copy_us, upload_us;
 };
 
 bool parse_size(const std::string& s, int& w, int& h) {
@@ -193,7 +194,7 @@ int run_bench(const BenchOptions& o) {
             else
                 paths.emplace_back(b, Present::PixelBuffer);
         }
-        const std::size_t total = paths.size() * ops.size() * sizes.size();
+        const std::size_t total = paths.size() * ops.size() * sizes.size() * o.pixels_per_thread.size();
         std::size_t done = 0;
         for (auto [w, h] : sizes) {
             Canvas canvas(w, h);
@@ -204,13 +205,20 @@ int run_bench(const BenchOptions& o) {
             for (auto [backend, present] : paths) {
                 painter.set_backend(backend);
                 painter.set_present(present);
-                for (const OpInfo* op : ops) {
+                for (const OpInfo* op : ops)
+                for (int ppt : o.pixels_per_thread) {
+                    // 4 pixels per thread: per-pixel ops only, and only where the kernel writes GL memory.
+                    if (ppt != 1 && (op->custom || backend != Backend::CudaInterop)) {
+                        ++done;
+                        continue;
+                    }
                     fmt::print(stderr, "\r[{:<30}] {}/{} {} {}x{} {} {}        ", std::string(30 * done / total, '#'), done,
                                total, op->name, w, h, backend_name(backend), present_name(present));
                     PaintJob job;
                     job.op = op->index;
                     job.params.width = w, job.params.height = h;
                     job.launch.block = *block;
+                    job.launch.pixels_per_thread = ppt;
                     std::vector<double> frames;
                     for (int i = 0; i < o.warmup + o.reps; ++i) {
                         if (i == o.warmup) painter.times().clear();
@@ -227,12 +235,25 @@ int run_bench(const BenchOptions& o) {
                         painter.collect_timings();
                     }
                     painter.collect_timings(true);
+                    // Throughput: frames back to back, one finish at the end (as a window with vsync off runs).
+                    const auto t_stream = Clock::now();
+                    for (int i = 0; i < o.reps; ++i) {
+                        painter.paint(job, canvas);
+                        glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
+                        canvas.draw({0, 0, w, h});
+                        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                        glFlush();
+                        painter.collect_timings();
+                    }
+                    glFinish();
+                    const double streamed_us = std::chrono::duration<double, std::micro>(Clock::now() - t_stream).count() / o.reps;
+                    painter.collect_timings(true);
                     const StageTimes& t = painter.times();
                     const double op_bytes = double(op->bytes_read_per_pixel + op->bytes_written_per_pixel) * w * h;
                     const double gbs = op_bytes / (t.kernel.median() * 1e3);
                     rows.push_back({std::string(op->name), fmt::format("{}x{}", w, h), std::string(backend_name(backend)),
                                     backend == Backend::CudaInterop ? std::string(present_name(present)) : "upload",
-                                    to_string(*block), median(frames), t.kernel.median(), gbs, copy_gbs,
+                                    to_string(*block), ppt, median(frames), streamed_us, t.kernel.median(), gbs, copy_gbs,
                                     copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0, t.map.median(), t.unmap.median(),
                                     t.copy.median(), t.upload.median()});
                     ++done;
@@ -240,23 +261,23 @@ int run_bench(const BenchOptions& o) {
             }
         }
         fmt::print(stderr, "\r{:<100}\r", "");
-        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n", "op", "size",
-                   "backend", "present", "frame us", "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us",
+        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>3} {:>10} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n", "op", "size",
+                   "backend", "present", "ppt", "frame us", "stream us", "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us",
                    "upload us");
         for (const Row& r : rows)
-            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>10.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
-                       r.op, r.size, r.backend, r.present, r.frame_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
+            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>3} {:>10.1f} {:>10.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
+                       r.op, r.size, r.backend, r.present, r.pixels_per_thread, r.frame_us, r.streamed_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
                        r.unmap_us, r.copy_us, r.upload_us);
         std::ofstream csv(o.csv);
-        csv << "op,size,backend,present,block,frame_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
+        csv << "op,size,backend,present,block,pixels_per_thread,frame_us,streamed_frame_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
                "upload_us\n";
         nlohmann::json j = {{"device", device}, {"gl", context->description()}, {"reps", o.reps}, {"warmup", o.warmup}};
         for (const Row& r : rows) {
-            csv << fmt::format("{},{},{},{},{},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
-                               r.size, r.backend, r.present, r.block, r.frame_us, r.kernel_us, r.gbs, r.copy_gbs,
+            csv << fmt::format("{},{},{},{},{},{},{:.2f},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
+                               r.size, r.backend, r.present, r.block, r.pixels_per_thread, r.frame_us, r.streamed_us, r.kernel_us, r.gbs, r.copy_gbs,
                                r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us);
             j["rows"].push_back({{"op", r.op}, {"size", r.size}, {"backend", r.backend}, {"present", r.present},
-                                 {"block", r.block}, {"frame_us", r.frame_us}, {"kernel_us", r.kernel_us},
+                                 {"block", r.block}, {"pixels_per_thread", r.pixels_per_thread}, {"frame_us", r.frame_us}, {"streamed_frame_us", r.streamed_us}, {"kernel_us", r.kernel_us},
                                  {"kernel_gbs", r.gbs}, {"copy_gbs", r.copy_gbs}, {"pct_of_copy", r.pct_of_copy},
                                  {"map_us", r.map_us}, {"unmap_us", r.unmap_us}, {"copy_us", r.copy_us},
                                  {"upload_us", r.upload_us}});

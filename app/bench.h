@@ -13,9 +13,10 @@ namespace kc {
 struct BenchOptions {
     std::vector<std::string> ops;   // empty: all
     std::vector<std::string> sizes{"800x800", "1920x1080", "3840x2160", "7680x4320"};
-    std::vector<std::string> presents{"pbo", "texture", "surface"};
+    std::vector<std::string> presents{"pbo", "surface"}; // "texture" measured slower than surface
     std::vector<std::string> backends{"cuda-interop", "cuda-staged"};
     std::string block = "32x8";
+    std::vector<int> pixels_per_thread{1, 4};
     int reps = 200;
     int warmup = 20;
     std::string csv = "bench.csv";

@@ -40,13 +40,14 @@ void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const Launch
 void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h,
                            ImU32 colour, float thickness) {
     if (l.mapping == Mapping::TwoD) {
-        if (l.block.x * t.sx < 3 || l.block.y * t.sy < 3) {
+        const int block_w = l.block.x * l.pixels_per_thread; // pixels a block spans in x
+        if (block_w * t.sx < 3 || l.block.y * t.sy < 3) {
             d->AddText(t.to_screen(4, 4), IM_COL32(255, 255, 255, 255), "blocks too small to outline at this size");
             return;
         }
-        const int right = std::min(w, grid.x * l.block.x), bottom = std::min(h, grid.y * l.block.y);
-        for (int bx = 0; bx <= grid.x && bx * l.block.x <= right; ++bx)
-            d->AddLine(t.to_screen(float(bx * l.block.x), 0), t.to_screen(float(bx * l.block.x), float(bottom)), colour, thickness);
+        const int right = std::min(w, grid.x * block_w), bottom = std::min(h, grid.y * l.block.y);
+        for (int bx = 0; bx <= grid.x && bx * block_w <= right; ++bx)
+            d->AddLine(t.to_screen(float(bx * block_w), 0), t.to_screen(float(bx * block_w), float(bottom)), colour, thickness);
         d->AddLine(t.to_screen(float(right), 0), t.to_screen(float(right), float(bottom)), colour, thickness);
         for (int by = 0; by <= grid.y && by * l.block.y <= bottom; ++by)
             d->AddLine(t.to_screen(0, float(by * l.block.y)), t.to_screen(float(right), float(by * l.block.y)), colour, thickness);

@@ -49,6 +49,9 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     app.add_option("--matmul-n", o.params.matmul_n, "matmul: N (multiple of 16, 16..4096)")->capture_default_str();
     app.add_option("--block", block, "Threads per block XxY (or XxYxZ)")->capture_default_str();
     app.add_option("--grid", grid, "Blocks per grid XxY, or auto (rounded up to cover the canvas)")->capture_default_str();
+    app.add_option("--pixels-per-thread", o.launch.pixels_per_thread,
+                   "1, or 4 with the 2d mapping: each thread paints 4 neighbours in x with one 16-byte store")
+        ->check(CLI::IsMember({1, 4}))->capture_default_str();
     app.add_option("--mapping", mapping, "Thread-to-pixel mapping: 2d, linear, grid-stride")->capture_default_str();
     app.add_option("--view", view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")->capture_default_str();
     app.add_flag("--tutorial", tutorial,
@@ -77,6 +80,9 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     bench_cmd->add_option("--backend", bench.backends, "Backends: cuda-interop, cuda-staged, cpu")
         ->delimiter(',')->capture_default_str();
     bench_cmd->add_option("--block", bench.block, "Block shape")->capture_default_str();
+    bench_cmd->add_option("--pixels-per-thread", bench.pixels_per_thread,
+                          "Pixels per thread of the per-pixel ops (4 only on cuda-interop rows)")
+        ->delimiter(',')->capture_default_str();
     bench_cmd->add_option("--reps", bench.reps, "Timed frames per row")->check(CLI::Range(1, 100000))->capture_default_str();
     bench_cmd->add_option("--warmup", bench.warmup, "Untimed frames first")->check(CLI::Range(0, 100000))->capture_default_str();
     bench_cmd->add_option("--csv", bench.csv, "CSV output file")->capture_default_str();

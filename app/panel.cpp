@@ -172,6 +172,13 @@ void launch_section(UiState& s) {
             if (ImGui::Selectable(std::string(view_name(v)).c_str(), v == s.job.view)) s.job.view = v;
         ImGui::EndCombo();
     }
+    ImGui::TextUnformatted("Pixels per thread");
+    ImGui::SameLine();
+    ImGui::RadioButton("1##ppt", &l.pixels_per_thread, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton("4##ppt", &l.pixels_per_thread, 4);
+    help_marker("4: with the 2d mapping each thread paints 4 neighbours in x with one 16-byte store. "
+                "One 4-byte store per thread leaves a memory-bound kernel at about half the copy bandwidth.");
     if (ImGui::Button("Tutorial: block 50x20, grid 80x8, linear")) l = tutorial_preset();
     if (ImGui::Button("Default: block 32x8, auto grid, 2d")) l = LaunchConfig{};
 

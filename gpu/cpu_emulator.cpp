@@ -35,7 +35,8 @@ void run_op_blocks(const EmulatedLaunch& l, long long first, long long last, uns
         t.bz = static_cast<unsigned>(block / (1LL * l.grid.x * l.grid.y));
         for (t.tz = 0; t.tz < t.bdz; ++t.tz)
             for (t.ty = 0; t.ty < t.bdy; ++t.ty)
-                for (t.tx = 0; t.tx < t.bdx; ++t.tx) paint_thread(op, job.params, t, job.launch.mapping, job.view, sm, l.out, l.record);
+                for (t.tx = 0; t.tx < t.bdx; ++t.tx) paint_thread(op, job.params, t, job.launch.mapping, job.launch.pixels_per_thread, job.view, sm,
+                                             l.out, l.record);
     }
 }
 
@@ -64,8 +65,10 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* ou
                                                   PixelRecord record) const {
     const PaintPlan plan = plan_paint(job, universal_limits());
     if (plan.error) return plan.error;
+    PaintJob prepared = job;
+    prepare_divisors(prepared.params);
     if (const OpInfo& info = op_registry()[job.op]; info.custom) {
-        info.cpu_paint(job.params, out, outputs);
+        info.cpu_paint(prepared.params, out, outputs);
         return std::nullopt;
     }
     const long long pixels = 1LL * job.params.width * job.params.height;
@@ -73,7 +76,7 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* ou
         for (long long i = 0; i < pixels; ++i)
             out[i] = uncovered_pixel(static_cast<int>(i % job.params.width), static_cast<int>(i / job.params.width));
 
-    const EmulatedLaunch launch{&job, plan.grid, out, record};
+    const EmulatedLaunch launch{&prepared, plan.grid, out, record};
     const BlockRunner run = kRunners[job.op];
     const long long blocks = painting_blocks(job, plan.grid); // blocks run in launch order
     // Workers take chunks of consecutive blocks, as SMs take blocks from a launch's queue.

@@ -16,13 +16,13 @@ __device__ __forceinline__ unsigned sm_id() {
 }
 
 template <class Op>
-__global__ void paint_kernel(OpParams params, Mapping mapping, View view, Pixel* out, PixelRecord record,
-                             long long max_blocks) {
+__global__ void paint_kernel(OpParams params, Mapping mapping, int pixels_per_thread, View view, Pixel* out,
+                             PixelRecord record, long long max_blocks) {
     const ThreadCoords t{blockIdx.x,  blockIdx.y,  blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
                          blockDim.x,  blockDim.y,  blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
     if (max_blocks >= 0 && block_in_launch(t) >= static_cast<unsigned long long>(max_blocks)) return; // step mode
     const bool need_sm = view == View::Sm || record.sm != nullptr;
-    paint_thread(Op{}, params, t, mapping, view, need_sm ? sm_id() : 0u, out, record);
+    paint_thread(Op{}, params, t, mapping, pixels_per_thread, view, need_sm ? sm_id() : 0u, out, record);
 }
 
 __global__ void hatch_kernel(Pixel* out, int width, long long count) {
@@ -53,7 +53,8 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
         Op::cuda_launch(CudaCustomLaunch{job, out, stream, ws});
     } else {
         (void)ws;
-        paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.view, out, record, job.max_blocks);
+        paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread, job.view,
+                                                     out, record, job.max_blocks);
     }
 }
 
@@ -119,7 +120,9 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
     if (plan.error) return plan.error;
     if (plan.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
     const Dim3 b = job.launch.block;
-    kLaunchers[job.op](job, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
+    PaintJob prepared = job;
+    prepare_divisors(prepared.params);
+    kLaunchers[job.op](prepared, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));

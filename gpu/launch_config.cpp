@@ -39,13 +39,14 @@ std::optional<std::string> canvas_size_error(int width, int height) {
 
 static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
-Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping) {
+Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping, int pixels_per_thread) {
     if (block.x <= 0 || block.y <= 0 || block.z <= 0) return {1, 1, 1};
     const long long pixels = 1LL * width * height;
     const long long per_block = 1LL * block.x * block.y;
     switch (mapping) {
     case Mapping::TwoD:
-        return {static_cast<int>(ceil_div(width, block.x)), static_cast<int>(ceil_div(height, block.y)), 1};
+        return {static_cast<int>(ceil_div(ceil_div(width, std::max(1, pixels_per_thread)), block.x)),
+                static_cast<int>(ceil_div(height, block.y)), 1};
     case Mapping::Linear: {
         // As many blocks as pixels need, laid out as rows of at most 65535 blocks.
         const long long blocks = ceil_div(pixels, per_block);
@@ -62,12 +63,17 @@ Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping) {
 }
 
 Dim3 resolved_grid(const LaunchConfig& config, int width, int height) {
-    return config.auto_grid ? auto_grid(config.block, width, height, config.mapping) : config.grid;
+    return config.auto_grid ? auto_grid(config.block, width, height, config.mapping, config.pixels_per_thread)
+                            : config.grid;
 }
 
 std::optional<std::string> launch_error(const LaunchConfig& config, int width, int height,
                                         const DeviceLimits& limits) {
     const Dim3& b = config.block;
+    if (config.pixels_per_thread != 1 && config.pixels_per_thread != 4)
+        return fmt::format("{} pixels per thread: choose 1 or 4", config.pixels_per_thread);
+    if (config.pixels_per_thread == 4 && config.mapping != Mapping::TwoD)
+        return "4 pixels per thread needs the 2d mapping";
     if (b.x <= 0 || b.y <= 0 || b.z <= 0)
         return fmt::format("block {} has a zero or negative dimension: each must be at least 1", to_string(b));
     if (b.x > limits.max_block.x)
@@ -102,7 +108,8 @@ Coverage coverage(const LaunchConfig& config, int width, int height) {
     const long long plane_threads = 1LL * b.x * b.y * g.x * g.y;
     switch (config.mapping) {
     case Mapping::TwoD:
-        c.covered_pixels = std::min<long long>(width, 1LL * g.x * b.x) * std::min<long long>(height, 1LL * g.y * b.y);
+        c.covered_pixels = std::min<long long>(width, 1LL * g.x * b.x * config.pixels_per_thread) *
+                           std::min<long long>(height, 1LL * g.y * b.y);
         break;
     case Mapping::Linear: c.covered_pixels = std::min(c.pixels, plane_threads); break;
     case Mapping::GridStride: c.covered_pixels = plane_threads > 0 ? c.pixels : 0; break;

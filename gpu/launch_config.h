@@ -28,6 +28,9 @@ struct LaunchConfig {
     Dim3 grid{1, 1, 1}; // used only when auto_grid is false
     bool auto_grid = true;
     Mapping mapping = Mapping::TwoD;
+    // 1, or 4 with the 2d mapping: each thread paints 4 neighbours in x with one 16-byte store,
+    // the access width a memory-bound kernel needs to reach the copy bandwidth.
+    int pixels_per_thread = 1;
     bool operator==(const LaunchConfig&) const = default;
 };
 
@@ -51,7 +54,7 @@ constexpr int kMaxCanvasSide = 16384;
 std::optional<std::string> canvas_size_error(int width, int height);
 
 // The grid that covers a width x height image with this block and mapping (rounded up).
-Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping);
+Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping, int pixels_per_thread = 1);
 // The grid a launch will use: auto_grid() or the hand-set one.
 Dim3 resolved_grid(const LaunchConfig& config, int width, int height);
 

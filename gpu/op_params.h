@@ -1,5 +1,6 @@
 #pragma once
 // The per-frame inputs every operation reads. A plain struct passed by value to kernels.
+#include "fast_div.h"
 #include "pixel.h"
 
 namespace kc {
@@ -30,6 +31,17 @@ struct OpParams {
     float julia_re = -0.8f, julia_im = 0.156f;
 
     int matmul_n = 512; // matmul: C = A*B, N x N floats
+
+    // Divisions by the canvas size and cell without integer division; set by prepare_divisors()
+    // just before a launch (the backends do it; code calling an op's functor directly must too),
+    // valid for numerators below 2^31.
+    FastDiv by_width, by_height, by_cell;
 };
+
+inline void prepare_divisors(OpParams& p) {
+    p.by_width = FastDiv(static_cast<std::uint32_t>(p.width));
+    p.by_height = FastDiv(static_cast<std::uint32_t>(p.height));
+    p.by_cell = FastDiv(static_cast<std::uint32_t>(p.cell));
+}
 
 } // namespace kc

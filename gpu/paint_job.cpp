@@ -46,6 +46,10 @@ PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits) {
         plan.error = *e;
         return plan;
     }
+    if (job.launch.pixels_per_thread == 4 && job.view != View::Pixels) {
+        plan.error = "4 pixels per thread paints the op's pixels only: choose the pixels view, or 1 pixel per thread";
+        return plan;
+    }
     plan.grid = resolved_grid(job.launch, job.params.width, job.params.height);
     plan.clear_first = !coverage(job.launch, job.params.width, job.params.height).covers_all() ||
                        painting_blocks(job, plan.grid) < plan.grid.count();

@@ -16,6 +16,11 @@ struct alignas(4) Pixel {
     uint8_t b, g, r, a;
 };
 
+// Four neighbouring pixels, written with one 16-byte store.
+struct alignas(16) PixelQuad {
+    Pixel p[4];
+};
+
 KC_HD Pixel make_pixel(int r, int g, int b) {
     return Pixel{static_cast<uint8_t>(b), static_cast<uint8_t>(g), static_cast<uint8_t>(r), 255};
 }

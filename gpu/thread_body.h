@@ -151,8 +151,8 @@ KC_HD Pixel view_colour(View view, const ThreadCoords& t, unsigned sm, Mapping m
 
 // One thread's work. `out` is width*height pixels, row-major.
 template <class Op>
-KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, Mapping mapping, View view,
-                        unsigned sm, Pixel* out, PixelRecord record = {}) {
+KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, Mapping mapping, int pixels_per_thread,
+                        View view, unsigned sm, Pixel* out, PixelRecord record = {}) {
     const Pixel identity =
         view == View::Pixels ? Pixel{} : view_colour(view, t, sm, mapping, static_cast<unsigned>(p.width));
     auto keep = [&](unsigned long long i) {
@@ -160,6 +160,24 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
         if (record.writes) count_write(record.writes + i);
     };
     const unsigned long long pixels = 1ULL * p.width * p.height;
+    if (mapping == Mapping::TwoD && pixels_per_thread == 4) {
+        // Four neighbours in x; one 16-byte store when the row allows it (width a multiple of 4).
+        const unsigned x0 = (t.bx * t.bdx + t.tx) * 4u;
+        const unsigned y = t.by * t.bdy + t.ty;
+        if (x0 >= static_cast<unsigned>(p.width) || y >= static_cast<unsigned>(p.height)) return;
+        const unsigned long long row = 1ULL * y * p.width;
+        auto value = [&](unsigned x) { return view == View::Pixels ? op(static_cast<int>(x), static_cast<int>(y), p) : identity; };
+        if (x0 + 3 < static_cast<unsigned>(p.width) && (p.width & 3) == 0) {
+            *reinterpret_cast<PixelQuad*>(out + row + x0) = PixelQuad{{value(x0), value(x0 + 1), value(x0 + 2), value(x0 + 3)}};
+            for (unsigned k = 0; k < 4; ++k) keep(row + x0 + k);
+        } else {
+            for (unsigned x = x0; x < x0 + 4 && x < static_cast<unsigned>(p.width); ++x) {
+                out[row + x] = value(x);
+                keep(row + x);
+            }
+        }
+        return;
+    }
     if (mapping == Mapping::TwoD) {
         const unsigned x = t.bx * t.bdx + t.tx;
         const unsigned y = t.by * t.bdy + t.ty;
@@ -172,8 +190,8 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
     const unsigned long long stride =
         mapping == Mapping::GridStride ? 1ULL * t.bdx * t.bdy * t.gdx * t.gdy : pixels; // Linear: one pass
     for (; i < pixels; i += stride) {
-        const int x = static_cast<int>(i % p.width);
-        const int y = static_cast<int>(i / p.width);
+        const int y = static_cast<int>(p.by_width(static_cast<std::uint32_t>(i))); // i < 2^28: FastDiv is exact
+        const int x = static_cast<int>(i - 1ULL * y * p.width);
         out[i] = view == View::Pixels ? op(x, y, p) : identity;
         keep(i);
     }

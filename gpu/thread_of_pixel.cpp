@@ -57,11 +57,12 @@ PixelWriter thread_of_pixel(const LaunchConfig& c, const Dim3& grid, int width, 
     const unsigned long long plane_threads = 1ULL * c.block.x * c.block.y * grid.x * grid.y;
     switch (c.mapping) {
     case Mapping::TwoD: {
-        // x = blockIdx.x*blockDim.x + threadIdx.x, inverted by division and remainder.
-        const int bx = x / c.block.x, by = y / c.block.y;
+        // x = (blockIdx.x*blockDim.x + threadIdx.x)*ppt + k, inverted by division and remainder.
+        const int tx_global = x / c.pixels_per_thread;
+        const int bx = tx_global / c.block.x, by = y / c.block.y;
         if (bx >= grid.x || by >= grid.y) return w;
         w.block_idx = {bx, by, 0};
-        w.thread_idx = {x % c.block.x, y % c.block.y, 0};
+        w.thread_idx = {tx_global % c.block.x, y % c.block.y, 0};
         w.block_in_launch = 1LL * by * grid.x + bx;
         w.thread_in_block = w.thread_idx.y * c.block.x + w.thread_idx.x;
         w.global_thread = 1ULL * w.block_in_launch * c.block.x * c.block.y + w.thread_in_block;
@@ -93,8 +94,8 @@ std::vector<PixelRect> block_pixel_rects(const LaunchConfig& c, const Dim3& grid
     const long long first = (1LL * b.y * grid.x + b.x) * per_block;
     switch (c.mapping) {
     case Mapping::TwoD: {
-        const int x0 = b.x * c.block.x, y0 = b.y * c.block.y;
-        const int x1 = std::min(width, x0 + c.block.x), y1 = std::min(height, y0 + c.block.y);
+        const int x0 = b.x * c.block.x * c.pixels_per_thread, y0 = b.y * c.block.y;
+        const int x1 = std::min(width, x0 + c.block.x * c.pixels_per_thread), y1 = std::min(height, y0 + c.block.y);
         if (x0 < x1 && y0 < y1) out.push_back({x0, y0, x1 - x0, y1 - y0});
         break;
     }
@@ -134,7 +135,7 @@ std::vector<PixelRect> covered_rects(const LaunchConfig& c, const Dim3& grid, in
     std::vector<PixelRect> out;
     if (cov.covered_pixels == 0) return out;
     if (c.mapping == Mapping::TwoD) {
-        out.push_back({0, 0, std::min(width, grid.x * c.block.x), std::min(height, grid.y * c.block.y)});
+        out.push_back({0, 0, std::min(width, grid.x * c.block.x * c.pixels_per_thread), std::min(height, grid.y * c.block.y)});
         return out;
     }
     append_run(out, 0, cov.covered_pixels, width); // 1D mappings cover a prefix of the pixels
@@ -148,6 +149,12 @@ std::string mapping_formula(const LaunchConfig& c, const Dim3& grid, int width, 
         fmt::format("i = (blockIdx.x + blockIdx.y*{})*{} + threadIdx.y*{} + threadIdx.x", grid.x, per_block, c.block.x);
     switch (c.mapping) {
     case Mapping::TwoD:
+        if (c.pixels_per_thread == 4)
+            return fmt::format("x = (blockIdx.x*{} + threadIdx.x)*4\n"
+                               "y = blockIdx.y*{} + threadIdx.y\n"
+                               "if (x >= {} || y >= {}) return;\n"
+                               "pixel[y*{} + x .. x+3] = ...  (one 16-byte store)",
+                               c.block.x, c.block.y, width, height, width);
         return fmt::format("x = blockIdx.x*{} + threadIdx.x\n"
                            "y = blockIdx.y*{} + threadIdx.y\n"
                            "if (x >= {} || y >= {}) return;\n"

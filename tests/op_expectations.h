@@ -75,6 +75,7 @@ inline std::vector<PaintJob> random_jobs(unsigned seed, int count, int max_side)
         j.launch.mapping = static_cast<Mapping>(rng() % 3);
         j.launch.auto_grid = rng() % 2 == 0;
         j.launch.grid = {1 + static_cast<int>(rng() % 12), 1 + static_cast<int>(rng() % 12), 1};
+        if (j.launch.mapping == Mapping::TwoD && rng() % 2 == 0) j.launch.pixels_per_thread = 4; // widths not always multiples of 4
         jobs.push_back(j);
     }
     for (int op : generator_ops()) {

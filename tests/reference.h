@@ -46,8 +46,12 @@ inline std::vector<int> writes_per_pixel(const LaunchConfig& l, const Dim3& grid
                     for (int ty = 0; ty < l.block.y; ++ty)
                         for (int tx = 0; tx < l.block.x; ++tx) {
                             if (l.mapping == Mapping::TwoD) {
-                                const long long x = 1LL * bx * l.block.x + tx, y = 1LL * by * l.block.y + ty;
-                                if (x < w && y < h) ++count[y * w + x];
+                                // With 4 pixels per thread, thread column c paints columns 4c .. 4c+3.
+                                const long long column = 1LL * bx * l.block.x + tx, y = 1LL * by * l.block.y + ty;
+                                for (int k = 0; k < l.pixels_per_thread; ++k) {
+                                    const long long x = column * l.pixels_per_thread + k;
+                                    if (x < w && y < h) ++count[y * w + x];
+                                }
                                 continue;
                             }
                             const long long block_id = bx + 1LL * by * grid.x;

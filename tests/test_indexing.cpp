@@ -93,9 +93,11 @@ TEST(Views, PixelsViewWritesTheOperationWhereCovered) {
     job.params.width = 53, job.params.height = 31;
     job.launch = {.block = {8, 4, 1}, .grid = {3, 3, 1}, .auto_grid = false, .mapping = Mapping::TwoD};
     const auto out = emulate(job);
+    OpParams prepared = job.params; // the op's own functor, as the backends call it
+    prepare_divisors(prepared);
     for (int y = 0; y < 31; ++y)
         for (int x = 0; x < 53; ++x) {
-            const Pixel want = (x < 24 && y < 12) ? GradientOp{}(x, y, job.params) : uncovered_pixel(x, y);
+            const Pixel want = (x < 24 && y < 12) ? GradientOp{}(x, y, prepared) : uncovered_pixel(x, y);
             ASSERT_EQ(out[std::size_t(y) * 53 + x], want) << x << "," << y;
         }
 }

@@ -1,6 +1,7 @@
 // Launch-configuration checks: limits, round-up grids, the tutorial preset, refusals.
 #include <gtest/gtest.h>
 
+#include "fast_div.h"
 #include "launch_config.h"
 #include "reference.h"
 
@@ -102,6 +103,39 @@ TEST(LaunchConfig, CoverageMatchesBruteForceCount) {
         const Coverage c = coverage(l, w, h);
         ASSERT_EQ(c.covered_pixels, covered) << to_string(l.block) << " " << w << "x" << h;
         ASSERT_EQ(c.repeated_writes, repeated);
+    }
+}
+
+TEST(LaunchConfig, FourPixelsPerThreadNeedsThe2dMappingAndQuartersTheGrid) {
+    LaunchConfig l;
+    l.pixels_per_thread = 4;
+    EXPECT_EQ(resolved_grid(l, 3840, 2160), (Dim3{30, 270, 1}));
+    EXPECT_EQ(resolved_grid(l, 3841, 2160), (Dim3{31, 270, 1}));
+    EXPECT_TRUE(coverage(l, 3841, 2160).covers_all());
+    l.mapping = Mapping::Linear;
+    EXPECT_NE(launch_error(l, 800, 800, universal_limits()).value_or("").find("2d"), std::string::npos);
+    l.mapping = Mapping::TwoD;
+    l.pixels_per_thread = 3;
+    EXPECT_NE(launch_error(l, 800, 800, universal_limits()), std::nullopt);
+}
+
+TEST(FastDiv, EqualsIntegerDivision) {
+    std::mt19937 rng(3);
+    std::vector<std::uint32_t> divisors{1, 2, 3, 7, 80, 255, 799, 800, 801, 1080, 2160, 3840, 4320, 7680, 16383, 16384};
+    for (int i = 0; i < 200; ++i) divisors.push_back(1 + rng() % 70000);
+    for (std::uint32_t d : divisors) {
+        const FastDiv by(d);
+        // Every multiple of d and its neighbours (where rounding would fail first), plus random numerators.
+        for (std::uint64_t q = 0; q * d < (1ULL << 31); q += 1 + q / 64)
+            for (std::int64_t delta : {-1, 0, 1}) {
+                const std::int64_t n = std::int64_t(q * d) + delta;
+                if (n < 0 || n >= (1LL << 31)) continue;
+                ASSERT_EQ(by(std::uint32_t(n)), std::uint32_t(n) / d) << n << " / " << d;
+            }
+        for (int k = 0; k < 2000; ++k) {
+            const std::uint32_t n = rng() & 0x7fffffffU;
+            ASSERT_EQ(by(n), n / d) << n << " / " << d;
+        }
     }
 }
 

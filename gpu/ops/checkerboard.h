@@ -12,7 +12,7 @@ struct CheckerboardOp : PerPixelOp {
     static constexpr int bytes_read_per_pixel = 0;
 
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {
-        const int v = ((x / p.cell + y / p.cell) & 1) ? 255 : 0;
+        const int v = ((p.by_cell(x) + p.by_cell(y)) & 1) ? 255 : 0; // (x/cell + y/cell) odd
         return make_pixel(v, v, v);
     }
 };

@@ -14,7 +14,9 @@ struct GradientOp : PerPixelOp {
     static constexpr int bytes_read_per_pixel = 0;
 
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {
-        return make_pixel(128 - 128 * y / p.height, 255 - 255 * x / p.width, 255 - 255 * y / p.height);
+        // Exactly 128 - 128*y/H etc. in integers; FastDiv avoids the slow hardware-less division.
+        return make_pixel(128 - static_cast<int>(p.by_height(128 * y)), 255 - static_cast<int>(p.by_width(255 * x)),
+                          255 - static_cast<int>(p.by_height(255 * y)));
     }
 };
 

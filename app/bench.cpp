@@ -9,6 +9,8 @@
 #include <memory>
 
 #include "gl_context.h"
+#include "gl_timer.h"
+#include "source_images.h"
 #include "registry.h"
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
@@ -64,10 +66,22 @@ struct Screen {
     }
 };
 
+// Random input images, so the ops that read A and B move real bytes (without images they compute
+// the gradient and checkerboard instead of reading them).
+Image noise_image(int w, int h, unsigned seed) {
+    Image img{w, h, std::vector<Pixel>(std::size_t(w) * h)};
+    std::uint32_t state = seed * 747796405u + 1;
+    for (Pixel& p : img.pixels) {
+        state = state * 1664525u + 1013904223u;
+        p = Pixel{std::uint8_t(state >> 8), std::uint8_t(state >> 16), std::uint8_t(state >> 24), 255};
+    }
+    return img;
+}
+
 struct Row {
     std::string op, size, backend, present, block;
     int pixels_per_thread;
-    double frame_us, streamed_us, kernel_us, gbs, copy_gbs, pct_of_copy, map_us, unmap_us, copy_us, upload_us;
+    double frame_us, streamed_us, draw_us, kernel_us, gbs, copy_gbs, pct_of_copy, map_us, unmap_us, copy_us, upload_us;
 };
 
 bool parse_size(const std::string& s, int& w, int& h) {
@@ -199,9 +213,31 @@ int run_bench(const BenchOptions& o) {
         for (auto [w, h] : sizes) {
             Canvas canvas(w, h);
             Screen screen(w, h);
+            SourceImages sources;
+            sources.fit(w, h);
+            sources.set(0, noise_image(w, h, 1), "noise A");
+            sources.set(1, noise_image(w, h, 2), "noise B");
+            GlTimerRing draw_timer;
             const std::size_t bytes = std::size_t(w) * h * sizeof(Pixel);
             const double copy_us = cuda_device >= 0 ? copy_median_us(bytes, o.reps) : 0.0;
             const double copy_gbs = copy_us > 0 ? 2.0 * bytes / (copy_us * 1e3) : 0.0;
+            {
+                // Floors of a headless frame: a glFinish with nothing queued, and a draw alone.
+                std::vector<double> finish_only, draw_only;
+                for (int i = 0; i < 50; ++i) {
+                    auto t0 = Clock::now();
+                    glFinish();
+                    finish_only.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+                    t0 = Clock::now();
+                    glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
+                    canvas.draw({0, 0, w, h});
+                    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                    glFinish();
+                    draw_only.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+                }
+                fmt::print("{}x{}: glFinish alone {:.1f} us, draw + glFinish {:.1f} us, device copy {:.1f} us ({:.0f} GB/s)\n", w,
+                           h, median(finish_only), median(draw_only), copy_us, copy_gbs);
+            }
             for (auto [backend, present] : paths) {
                 painter.set_backend(backend);
                 painter.set_present(present);
@@ -220,25 +256,29 @@ int run_bench(const BenchOptions& o) {
                     job.launch.block = *block;
                     job.launch.pixels_per_thread = ppt;
                     std::vector<double> frames;
+                    TimingStats draw_times(o.reps);
                     for (int i = 0; i < o.warmup + o.reps; ++i) {
-                        if (i == o.warmup) painter.times().clear();
+                        if (i == o.warmup) painter.times().clear(), draw_times.clear();
                         const auto t0 = Clock::now();
-                        if (auto e = painter.paint(job, canvas)) {
+                        if (auto e = painter.paint(job, canvas, &sources, false)) {
                             fmt::print(stderr, "\nkcanvas bench: {}\n", *e);
                             return 2;
                         }
                         glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
+                        const bool timed = draw_timer.begin();
                         canvas.draw({0, 0, w, h});
+                        if (timed) draw_timer.end();
                         glBindFramebuffer(GL_FRAMEBUFFER, 0);
                         glFinish(); // the whole frame, to the last pixel on screen
                         if (i >= o.warmup) frames.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
                         painter.collect_timings();
+                        draw_timer.collect([&](double us) { draw_times.add(us); });
                     }
                     painter.collect_timings(true);
                     // Throughput: frames back to back, one finish at the end (as a window with vsync off runs).
                     const auto t_stream = Clock::now();
                     for (int i = 0; i < o.reps; ++i) {
-                        painter.paint(job, canvas);
+                        painter.paint(job, canvas, &sources, false);
                         glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
                         canvas.draw({0, 0, w, h});
                         glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -253,7 +293,7 @@ int run_bench(const BenchOptions& o) {
                     const double gbs = op_bytes / (t.kernel.median() * 1e3);
                     rows.push_back({std::string(op->name), fmt::format("{}x{}", w, h), std::string(backend_name(backend)),
                                     backend == Backend::CudaInterop ? std::string(present_name(present)) : "upload",
-                                    to_string(*block), ppt, median(frames), streamed_us, t.kernel.median(), gbs, copy_gbs,
+                                    to_string(*block), ppt, median(frames), streamed_us, draw_times.median(), t.kernel.median(), gbs, copy_gbs,
                                     copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0, t.map.median(), t.unmap.median(),
                                     t.copy.median(), t.upload.median()});
                     ++done;
@@ -261,23 +301,23 @@ int run_bench(const BenchOptions& o) {
             }
         }
         fmt::print(stderr, "\r{:<100}\r", "");
-        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>3} {:>10} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n", "op", "size",
-                   "backend", "present", "ppt", "frame us", "stream us", "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us",
+        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>3} {:>10} {:>10} {:>8} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n", "op", "size",
+                   "backend", "present", "ppt", "frame us", "stream us", "draw us", "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us",
                    "upload us");
         for (const Row& r : rows)
-            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>3} {:>10.1f} {:>10.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
-                       r.op, r.size, r.backend, r.present, r.pixels_per_thread, r.frame_us, r.streamed_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
+            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>3} {:>10.1f} {:>10.1f} {:>8.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
+                       r.op, r.size, r.backend, r.present, r.pixels_per_thread, r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
                        r.unmap_us, r.copy_us, r.upload_us);
         std::ofstream csv(o.csv);
-        csv << "op,size,backend,present,block,pixels_per_thread,frame_us,streamed_frame_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
+        csv << "op,size,backend,present,block,pixels_per_thread,frame_us,streamed_frame_us,draw_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
                "upload_us\n";
         nlohmann::json j = {{"device", device}, {"gl", context->description()}, {"reps", o.reps}, {"warmup", o.warmup}};
         for (const Row& r : rows) {
-            csv << fmt::format("{},{},{},{},{},{},{:.2f},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
-                               r.size, r.backend, r.present, r.block, r.pixels_per_thread, r.frame_us, r.streamed_us, r.kernel_us, r.gbs, r.copy_gbs,
+            csv << fmt::format("{},{},{},{},{},{},{:.2f},{:.2f},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
+                               r.size, r.backend, r.present, r.block, r.pixels_per_thread, r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.copy_gbs,
                                r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us);
             j["rows"].push_back({{"op", r.op}, {"size", r.size}, {"backend", r.backend}, {"present", r.present},
-                                 {"block", r.block}, {"pixels_per_thread", r.pixels_per_thread}, {"frame_us", r.frame_us}, {"streamed_frame_us", r.streamed_us}, {"kernel_us", r.kernel_us},
+                                 {"block", r.block}, {"pixels_per_thread", r.pixels_per_thread}, {"frame_us", r.frame_us}, {"streamed_frame_us", r.streamed_us}, {"draw_us", r.draw_us}, {"kernel_us", r.kernel_us},
                                  {"kernel_gbs", r.gbs}, {"copy_gbs", r.copy_gbs}, {"pct_of_copy", r.pct_of_copy},
                                  {"map_us", r.map_us}, {"unmap_us", r.unmap_us}, {"copy_us", r.copy_us},
                                  {"upload_us", r.upload_us}});

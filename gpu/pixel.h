@@ -16,10 +16,34 @@ struct alignas(4) Pixel {
     uint8_t b, g, r, a;
 };
 
-// Four neighbouring pixels, written with one 16-byte store.
-struct alignas(16) PixelQuad {
-    Pixel p[4];
-};
+KC_HD std::uint32_t pack(Pixel p) {
+    return std::uint32_t(p.b) | std::uint32_t(p.g) << 8 | std::uint32_t(p.r) << 16 | std::uint32_t(p.a) << 24;
+}
+
+// Stores through 32- and 128-bit words on the GPU: a struct of bytes may otherwise become byte
+// stores, and a memory-bound kernel needs wide ones.
+KC_HD void store_pixel(Pixel* dst, Pixel v) {
+#if defined(__CUDA_ARCH__)
+    *reinterpret_cast<std::uint32_t*>(dst) = pack(v);
+#else
+    *dst = v;
+#endif
+}
+KC_HD Pixel load_pixel(const Pixel* src) {
+#if defined(__CUDA_ARCH__)
+    const std::uint32_t v = __ldg(reinterpret_cast<const unsigned int*>(src)); // one 32-bit read-only load
+    return Pixel{std::uint8_t(v), std::uint8_t(v >> 8), std::uint8_t(v >> 16), std::uint8_t(v >> 24)};
+#else
+    return *src;
+#endif
+}
+KC_HD void store_quad(Pixel* dst, Pixel a, Pixel b, Pixel c, Pixel d) { // dst 16-byte aligned
+#if defined(__CUDA_ARCH__)
+    *reinterpret_cast<uint4*>(dst) = make_uint4(pack(a), pack(b), pack(c), pack(d));
+#else
+    dst[0] = a, dst[1] = b, dst[2] = c, dst[3] = d;
+#endif
+}
 
 KC_HD Pixel make_pixel(int r, int g, int b) {
     return Pixel{static_cast<uint8_t>(b), static_cast<uint8_t>(g), static_cast<uint8_t>(r), 255};

@@ -168,11 +168,11 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
         const unsigned long long row = 1ULL * y * p.width;
         auto value = [&](unsigned x) { return view == View::Pixels ? op(static_cast<int>(x), static_cast<int>(y), p) : identity; };
         if (x0 + 3 < static_cast<unsigned>(p.width) && (p.width & 3) == 0) {
-            *reinterpret_cast<PixelQuad*>(out + row + x0) = PixelQuad{{value(x0), value(x0 + 1), value(x0 + 2), value(x0 + 3)}};
+            store_quad(out + row + x0, value(x0), value(x0 + 1), value(x0 + 2), value(x0 + 3));
             for (unsigned k = 0; k < 4; ++k) keep(row + x0 + k);
         } else {
             for (unsigned x = x0; x < x0 + 4 && x < static_cast<unsigned>(p.width); ++x) {
-                out[row + x] = value(x);
+                store_pixel(out + row + x, value(x));
                 keep(row + x);
             }
         }
@@ -182,7 +182,7 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
         const unsigned x = t.bx * t.bdx + t.tx;
         const unsigned y = t.by * t.bdy + t.ty;
         if (x >= static_cast<unsigned>(p.width) || y >= static_cast<unsigned>(p.height)) return;
-        out[1ULL * y * p.width + x] = view == View::Pixels ? op(static_cast<int>(x), static_cast<int>(y), p) : identity;
+        store_pixel(out + 1ULL * y * p.width + x, view == View::Pixels ? op(static_cast<int>(x), static_cast<int>(y), p) : identity);
         keep(1ULL * y * p.width + x);
         return;
     }
@@ -192,7 +192,7 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
     for (; i < pixels; i += stride) {
         const int y = static_cast<int>(p.by_width(static_cast<std::uint32_t>(i))); // i < 2^28: FastDiv is exact
         const int x = static_cast<int>(i - 1ULL * y * p.width);
-        out[i] = view == View::Pixels ? op(x, y, p) : identity;
+        store_pixel(out + i, view == View::Pixels ? op(x, y, p) : identity);
         keep(i);
     }
 }

@@ -6,12 +6,16 @@ std::optional<std::string> SourceImages::load(int slot, const std::string& path)
     if (slot < 0 || slot >= kSlots) return "no image slot " + std::to_string(slot);
     Image image;
     if (auto error = load_image(path, image)) return error;
+    set(slot, std::move(image), path);
+    return std::nullopt;
+}
+
+void SourceImages::set(int slot, Image image, const std::string& label) {
     Slot& s = slots_[slot];
-    s.path = path;
+    s.path = label;
     s.image = std::move(image);
     s.fitted = width_ > 0 ? fit_image(s.image, width_, height_) : std::vector<Pixel>{};
     ++generation_;
-    return std::nullopt;
 }
 
 void SourceImages::clear(int slot) {

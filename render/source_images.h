@@ -18,6 +18,8 @@ public:
     // Loads `path` into `slot` and fits it to the current size. On failure returns why and keeps
     // whatever the slot held.
     std::optional<std::string> load(int slot, const std::string& path);
+    // Puts an image made in memory into `slot` (benchmarks, tests), fitted like a loaded one.
+    void set(int slot, Image image, const std::string& label);
     void clear(int slot);
     // Re-fits the loaded images to a new canvas size.
     void fit(int width, int height);

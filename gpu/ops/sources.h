@@ -8,10 +8,10 @@
 namespace kc {
 
 KC_HD Pixel source_a(int x, int y, const OpParams& p) {
-    return p.src_a ? p.src_a[static_cast<long long>(y) * p.width + x] : GradientOp{}(x, y, p);
+    return p.src_a ? load_pixel(p.src_a + static_cast<long long>(y) * p.width + x) : GradientOp{}(x, y, p);
 }
 KC_HD Pixel source_b(int x, int y, const OpParams& p) {
-    return p.src_b ? p.src_b[static_cast<long long>(y) * p.width + x] : CheckerboardOp{}(x, y, p);
+    return p.src_b ? load_pixel(p.src_b + static_cast<long long>(y) * p.width + x) : CheckerboardOp{}(x, y, p);
 }
 KC_HD int clamp_int(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 // Clamp-to-edge: coordinates outside the image read the nearest edge pixel.

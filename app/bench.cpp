@@ -157,6 +157,11 @@ int run_bench(const BenchOptions& o) {
         }
         presents.push_back(*present);
     }
+    int screen_w = 0, screen_h = 0;
+    if (!parse_size(o.screen, screen_w, screen_h)) {
+        fmt::print(stderr, "kcanvas bench: bad --screen '{}' (WxH)\n", o.screen);
+        return 2;
+    }
     const auto block = parse_dim3(o.block);
     if (!block) {
         fmt::print(stderr, "kcanvas bench: bad --block '{}'\n", o.block);
@@ -212,7 +217,7 @@ int run_bench(const BenchOptions& o) {
         std::size_t done = 0;
         for (auto [w, h] : sizes) {
             Canvas canvas(w, h);
-            Screen screen(w, h);
+            Screen screen(screen_w, screen_h); // the window the canvas is drawn into
             SourceImages sources;
             sources.fit(w, h);
             sources.set(0, noise_image(w, h, 1), "noise A");
@@ -230,13 +235,13 @@ int run_bench(const BenchOptions& o) {
                     finish_only.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
                     t0 = Clock::now();
                     glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
-                    canvas.draw({0, 0, w, h});
+                    canvas.draw({0, 0, screen_w, screen_h});
                     glBindFramebuffer(GL_FRAMEBUFFER, 0);
                     glFinish();
                     draw_only.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
                 }
-                fmt::print("{}x{}: glFinish alone {:.1f} us, draw + glFinish {:.1f} us, device copy {:.1f} us ({:.0f} GB/s)\n", w,
-                           h, median(finish_only), median(draw_only), copy_us, copy_gbs);
+                fmt::print("{}x{} drawn into {}x{}: glFinish alone {:.1f} us, draw + glFinish {:.1f} us, device copy {:.1f} us ({:.0f} GB/s)\n", w,
+                           h, screen_w, screen_h, median(finish_only), median(draw_only), copy_us, copy_gbs);
             }
             for (auto [backend, present] : paths) {
                 painter.set_backend(backend);
@@ -266,7 +271,7 @@ int run_bench(const BenchOptions& o) {
                         }
                         glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
                         const bool timed = draw_timer.begin();
-                        canvas.draw({0, 0, w, h});
+                        canvas.draw({0, 0, screen_w, screen_h});
                         if (timed) draw_timer.end();
                         glBindFramebuffer(GL_FRAMEBUFFER, 0);
                         glFinish(); // the whole frame, to the last pixel on screen
@@ -280,7 +285,7 @@ int run_bench(const BenchOptions& o) {
                     for (int i = 0; i < o.reps; ++i) {
                         painter.paint(job, canvas, &sources, false);
                         glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
-                        canvas.draw({0, 0, w, h});
+                        canvas.draw({0, 0, screen_w, screen_h});
                         glBindFramebuffer(GL_FRAMEBUFFER, 0);
                         glFlush();
                         painter.collect_timings();

@@ -16,6 +16,7 @@ struct BenchOptions {
     std::vector<std::string> presents{"pbo", "surface"}; // "texture" measured slower than surface
     std::vector<std::string> backends{"cuda-interop", "cuda-staged"};
     std::string block = "32x8";
+    std::string screen = "1920x1080"; // the framebuffer a frame draws the canvas into
     std::vector<int> pixels_per_thread{1, 4};
     int reps = 200;
     int warmup = 20;

@@ -80,6 +80,8 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     bench_cmd->add_option("--backend", bench.backends, "Backends: cuda-interop, cuda-staged, cpu")
         ->delimiter(',')->capture_default_str();
     bench_cmd->add_option("--block", bench.block, "Block shape")->capture_default_str();
+    bench_cmd->add_option("--screen", bench.screen, "Framebuffer each frame draws the canvas into (the window)")
+        ->capture_default_str();
     bench_cmd->add_option("--pixels-per-thread", bench.pixels_per_thread,
                           "Pixels per thread of the per-pixel ops (4 only on cuda-interop rows)")
         ->delimiter(',')->capture_default_str();

@@ -206,7 +206,12 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     };
     if (backend_ != Backend::Cpu && with_sources) {
         CudaState& c = *cuda_;
-        if (c.sources_generation != sources->generation()) {
+        const bool sizes_match = [&] {
+            for (int slot = 0; slot < SourceImages::kSlots; ++slot)
+                if (sources->fitted(slot) && c.sources[slot].size() != canvas.pixel_count()) return false;
+            return true;
+        }();
+        if (c.sources_generation != sources->generation() || !sizes_match) {
             // Upload once per change. An image too large for the GPU's memory is refused here.
             try {
                 for (int slot = 0; slot < SourceImages::kSlots; ++slot) {

@@ -1,6 +1,15 @@
 #include "source_images.h"
 
+#include <atomic>
+
 namespace kc {
+
+// Unique across all SourceImages: a painter that uploaded another object's images must never
+// mistake these for them.
+std::uint64_t SourceImages::next_generation() {
+    static std::atomic<std::uint64_t> counter{1};
+    return ++counter;
+}
 
 std::optional<std::string> SourceImages::load(int slot, const std::string& path) {
     if (slot < 0 || slot >= kSlots) return "no image slot " + std::to_string(slot);
@@ -15,12 +24,12 @@ void SourceImages::set(int slot, Image image, const std::string& label) {
     s.path = label;
     s.image = std::move(image);
     s.fitted = width_ > 0 ? fit_image(s.image, width_, height_) : std::vector<Pixel>{};
-    ++generation_;
+    generation_ = next_generation();
 }
 
 void SourceImages::clear(int slot) {
     slots_[slot] = Slot{};
-    ++generation_;
+    generation_ = next_generation();
 }
 
 void SourceImages::fit(int width, int height) {
@@ -28,7 +37,7 @@ void SourceImages::fit(int width, int height) {
     width_ = width, height_ = height;
     for (Slot& s : slots_)
         if (!s.image.pixels.empty()) s.fitted = fit_image(s.image, width, height);
-    ++generation_;
+    generation_ = next_generation();
 }
 
 } // namespace kc

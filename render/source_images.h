@@ -31,7 +31,7 @@ public:
     const Image& original(int slot) const { return slots_[slot].image; }
     int width() const { return width_; }
     int height() const { return height_; }
-    // Changes whenever a fitted image changes, so painters upload only then.
+    // Changes whenever a fitted image changes, so painters upload only then; unique across objects.
     std::uint64_t generation() const { return generation_; }
 
 private:
@@ -42,7 +42,8 @@ private:
     };
     std::array<Slot, kSlots> slots_;
     int width_ = 0, height_ = 0;
-    std::uint64_t generation_ = 1;
+    static std::uint64_t next_generation();
+    std::uint64_t generation_ = next_generation();
 };
 
 } // namespace kc

@@ -9,6 +9,7 @@
 #include "frame_painter.h"
 #include "gl_context.h"
 #include "op_expectations.h"
+#include "source_images.h"
 
 namespace kc {
 namespace {
@@ -120,6 +121,32 @@ TEST_F(GpuInterop, ResizeReRegistersTheBuffer) {
         job.params.width = w;
         job.params.height = h;
         ASSERT_TRUE(ref::matches_reference(job, paint(painter, canvas, job).first)) << w << "x" << h;
+    }
+}
+
+// New input images of another size, in a new SourceImages object, must be uploaded again (a stale
+// upload once read past the end of the old buffer).
+TEST_F(GpuInterop, InputImagesFollowTheCanvasAcrossSizesAndObjects) {
+    FramePainter painter(Backend::CudaInterop);
+    std::mt19937 rng(11);
+    for (auto [w, h] : {std::pair{320, 200}, {1920, 1080}, {64, 48}}) {
+        Canvas canvas(w, h);
+        SourceImages sources;
+        sources.fit(w, h);
+        Image a{w, h, std::vector<Pixel>(std::size_t(w) * h)};
+        for (Pixel& p : a.pixels) p = Pixel{std::uint8_t(rng()), std::uint8_t(rng()), std::uint8_t(rng()), 255};
+        sources.set(0, a, "random");
+        PaintJob job;
+        job.op = find_op("invert")->index;
+        job.params.width = w, job.params.height = h;
+        job.launch.pixels_per_thread = 4;
+        canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), ref::kPoison));
+        ASSERT_EQ(painter.paint(job, canvas, &sources), std::nullopt);
+        const auto out = canvas.read_texture();
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            const Pixel in = a.pixels[i];
+            ASSERT_TRUE(ref::same_rgb(out[i], {255 - in.r, 255 - in.g, 255 - in.b})) << i << " at " << w << "x" << h;
+        }
     }
 }
 

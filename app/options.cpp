@@ -24,7 +24,7 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
                  "Without --headless it opens a window. Exit codes: 0 ok, 1 no usable GPU/display/EGL,\n"
                  "2 bad input (unknown op, malformed flag, a launch the device cannot run).",
                  "kcanvas"};
-    std::string present = "pbo";
+    std::string present = "surface";
     std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels", backend = "auto";
     bool tutorial = false;
     app.add_flag("--headless", o.headless, "Render without a window (EGL on the GPU's device platform)");

@@ -26,7 +26,7 @@ struct Options {
     std::string out;  // headless: write the last frame here
     bool json = false;
     std::optional<Backend> backend; // nullopt: the best one available
-    Present present = Present::PixelBuffer;
+    Present present = Present::Surface;
     bool vsync = true;
     std::string script; // windowed: run this UI script (tests, demos), then quit
     std::optional<BenchOptions> bench; // `kcanvas bench ...`

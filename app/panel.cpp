@@ -226,6 +226,16 @@ void timing_section(UiState& s, const PanelContext& ctx) {
                          0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, 60));
     }
     ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
+    if (ImGui::TreeNode("Where the frame goes (CPU, us)")) {
+        const FrameBreakdown& b = ctx.breakdown;
+        for (auto [name, stats] : {std::pair{"paint", &b.paint}, {"panel", &b.panel}, {"draw", &b.draw},
+                                   {"swap", &b.swap}, {"frame", &b.frame}})
+            timing_line(name, *stats);
+        ImGui::TextDisabled("paint: map + launch + unmap + present, as the CPU sees them;\n"
+                            "panel: building the ImGui panel; draw: canvas + ImGui on the GPU queue;\n"
+                            "swap: glfwSwapBuffers (waits for vsync when it is on).");
+        ImGui::TreePop();
+    }
     ImGui::Checkbox("VSync", &s.vsync);
     help_marker("Turn vsync off while measuring: with it on, frames wait for the display.");
 }
@@ -262,6 +272,31 @@ void backend_section(UiState& s, const PanelContext& ctx) {
         }
 }
 
+void tune_section(UiState& s) {
+    const bool custom = op_registry()[s.job.op].custom;
+    if (custom) ImGui::BeginDisabled();
+    if (ImGui::Button("Find the fastest block")) s.tune_request = true;
+    if (custom) ImGui::EndDisabled();
+    help_marker("Times the current op with every block shape of 32..1024 threads (powers of two) and the "
+                "tutorial's 50x20, auto grid, 2d mapping; applies the fastest. The same as "
+                "`kcanvas bench --sweep-blocks`.");
+    if (s.tune_results.empty()) return;
+    if (ImGui::BeginTable("tune", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+                          ImVec2(0, 160))) {
+        ImGui::TableSetupColumn("block");
+        ImGui::TableSetupColumn("kernel us (median)");
+        ImGui::TableHeadersRow();
+        for (const BlockTiming& r : s.tune_results) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%d x %d", r.block.x, r.block.y);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.2f", r.median_us);
+        }
+        ImGui::EndTable();
+    }
+}
+
 } // namespace
 
 float draw_panel(UiState& s, const PanelContext& ctx) {
@@ -288,6 +323,7 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     }
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
     if (ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
+    if (ImGui::CollapsingHeader("Tune the block")) tune_section(s);
     if (ImGui::CollapsingHeader("Canvas")) canvas_section(s);
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

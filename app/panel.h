@@ -5,9 +5,15 @@
 
 namespace kc {
 
+// CPU wall time of each part of the window's frame, in microseconds.
+struct FrameBreakdown {
+    TimingStats paint, panel, draw, swap, frame;
+};
+
 struct PanelContext {
     const FramePainter& painter;
     double frame_ms; // wall time of the last whole frame
+    const FrameBreakdown& breakdown;
 };
 
 // Draws the panel; returns its width in pixels when it is docked at the window's left edge, 0

@@ -113,6 +113,9 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
         } else if (c.verb == "status") {
             fmt::print("status: {}\n", s.refusal ? "refused: " + *s.refusal : s.error.empty() ? "ok" : "error: " + s.error);
             if (!s.image_error.empty()) fmt::print("image error: {}\n", s.image_error);
+            if (!s.message.empty()) fmt::print("message: {}\n", s.message);
+        } else if (c.verb == "tune") {
+            s.tune_request = true;
         } else if (c.verb == "quit") {
             s.quit = true;
             return;

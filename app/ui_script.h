@@ -4,7 +4,7 @@
 //   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH
 //   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
 //   image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N
-//   status (prints "refused: ..." or "ok", and any image error) | quit
+//   status (prints "refused: ..." or "ok", any image error and the panel's message) | tune | quit
 //   inspect X,Y|off (pin the inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device
 #include <deque>
 #include <functional>

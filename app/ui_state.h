@@ -3,7 +3,9 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "bench.h"
 #include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
@@ -17,13 +19,15 @@ struct UiState {
     int edit_height = 800;
     bool apply_size = false;
     Backend requested_backend = Backend::Cpu;
-    Present requested_present = Present::PixelBuffer;
+    Present requested_present = Present::Surface;
     bool vsync = true;
     bool quit = false;
     std::optional<std::string> refusal; // why the last paint was refused; the old picture stays
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")
-    TeachState teach;                   // inspector, overlays, step mode (teach_panel.h)
+    TeachState teach;
+    bool tune_request = false;            // sweep block shapes for the current op, apply the fastest
+    std::vector<BlockTiming> tune_results; // fastest first, from the last sweep                   // inspector, overlays, step mode (teach_panel.h)
 
     SourceImages sources;                      // input images A and B, fitted to the canvas
     std::array<std::array<char, 1024>, 2> image_path{}; // the panel's path fields

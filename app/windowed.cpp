@@ -180,6 +180,30 @@ void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindo
     }
 }
 
+using Clock = std::chrono::steady_clock;
+double micros_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
+
+// The panel's "Find the fastest block": a block sweep of the current op (a second or so, during
+// which the window waits), then the fastest block with an auto grid and the 2d mapping.
+void tune_block(UiState& s, FramePainter& painter, Canvas& canvas) {
+    s.tune_request = false;
+    try {
+        s.tune_results = sweep_blocks(painter, canvas, s.job, painter.backend() == Backend::Cpu ? 3 : 30);
+    } catch (const std::exception& e) {
+        s.error = e.what();
+        return;
+    }
+    if (s.tune_results.empty()) {
+        s.message = "no block shape could run";
+        return;
+    }
+    s.job.launch.block = s.tune_results.front().block;
+    s.job.launch.auto_grid = true;
+    s.job.launch.mapping = Mapping::TwoD;
+    s.message = fmt::format("fastest block: {} ({:.2f} us); applied", to_string(s.job.launch.block),
+                            s.tune_results.front().median_us);
+}
+
 } // namespace
 
 int run_windowed(const Options& o) {
@@ -219,8 +243,9 @@ int run_windowed(const Options& o) {
 
     Rect shown{};
     bool f12_was_down = false;
-    auto last_frame = std::chrono::steady_clock::now();
+    auto last_frame = Clock::now();
     double frame_ms = 0.0;
+    FrameBreakdown breakdown;
     while (!glfwWindowShouldClose(window.handle()) && !state.quit) {
         glfwPollEvents();
         if (glfwGetKey(window.handle(), GLFW_KEY_ESCAPE) == GLFW_PRESS && !ImGui::GetIO().WantTextInput) break;
@@ -232,7 +257,10 @@ int run_windowed(const Options& o) {
         if (fb_w > 0)
             apply_pan_zoom(state, shown, fb_h, fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
 
+        if (state.tune_request) tune_block(state, painter, canvas);
+
         // 1. CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture.
+        const auto t_paint = Clock::now();
         try {
             state.refusal = painter.paint(state.job, canvas, &state.sources, state.both_variants);
             state.error.clear();
@@ -240,16 +268,20 @@ int run_windowed(const Options& o) {
             state.error = e.what();
         }
         painter.collect_timings();
+        breakdown.paint.add(micros_since(t_paint));
 
         // 2. The panel edits the state for the next frame.
+        const auto t_panel = Clock::now();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
-        const float panel_width = draw_panel(state, {painter, frame_ms});
+        const float panel_width = draw_panel(state, {painter, frame_ms, breakdown});
         draw_canvas_overlay(state, painter, canvas);
         ImGui::Render();
+        breakdown.panel.add(micros_since(t_panel));
 
         // 3. Draw the canvas beside the panel, the panel on top, and show it.
+        const auto t_draw = Clock::now();
         glfwGetFramebufferSize(window.handle(), &fb_w, &fb_h);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, fb_w, fb_h);
@@ -260,6 +292,7 @@ int run_windowed(const Options& o) {
         remember_canvas_rect(state.teach, shown, fb_w, fb_h);
         glViewport(0, 0, fb_w, fb_h);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        breakdown.draw.add(micros_since(t_draw));
         const bool f12 = glfwGetKey(window.handle(), GLFW_KEY_F12) == GLFW_PRESS;
         if (f12 && !f12_was_down) state.save_request = true;
         f12_was_down = f12;
@@ -270,10 +303,13 @@ int run_windowed(const Options& o) {
             state.message = e ? *e : "saved " + name;
         }
         if (script && script->done()) state.quit = true;
+        const auto t_swap = Clock::now();
         glfwSwapBuffers(window.handle());
+        breakdown.swap.add(micros_since(t_swap));
 
-        const auto now = std::chrono::steady_clock::now();
+        const auto now = Clock::now();
         frame_ms = std::chrono::duration<double, std::milli>(now - last_frame).count();
+        breakdown.frame.add(frame_ms * 1000.0);
         last_frame = now;
     }
     return 0;

@@ -32,11 +32,13 @@ TEST(Gui, ScriptedPanelChangesPaintTheReferencePictures) {
                              "block 50x20\nop blend\nweight 0.3\nwait 3\nstatus\n"
                              "save " << dir << "/blend.png\n"
                              "screenshot " << dir << "/window.png\n"
+                             "tune\nwait 2\nstatus\n"
                              "quit\n";
     const auto r = test::run("--script " + script);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("status: refused: block 50x30x1 has 1500 threads"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("status: ok"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("message: fastest block: "), std::string::npos) << r.output; // the tuner ran and applied
 
     PaintJob job;
     job.params = {.width = 320, .height = 200, .weight = 0.75f, .cell = 80};

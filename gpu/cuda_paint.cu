@@ -25,6 +25,14 @@ __global__ void paint_kernel(OpParams params, Mapping mapping, int pixels_per_th
     paint_thread(Op{}, params, t, mapping, pixels_per_thread, view, need_sm ? sm_id() : 0u, out, record);
 }
 
+// The same launch without views, writer records or step mode: what runs when nobody inspects.
+template <class Op>
+__global__ void paint_pixels_kernel(OpParams params, Mapping mapping, int pixels_per_thread, Pixel* __restrict__ out) {
+    const ThreadCoords t{blockIdx.x,  blockIdx.y,  blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
+                         blockDim.x,  blockDim.y,  blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
+    paint_thread<Op, true>(Op{}, params, t, mapping, pixels_per_thread, View::Pixels, 0u, out);
+}
+
 __global__ void hatch_kernel(Pixel* out, int width, long long count) {
     for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += 1LL * blockDim.x * gridDim.x)
         out[i] = uncovered_pixel(static_cast<int>(i % width), static_cast<int>(i / width));
@@ -53,8 +61,11 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
         Op::cuda_launch(CudaCustomLaunch{job, out, stream, ws});
     } else {
         (void)ws;
-        paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread, job.view,
-                                                     out, record, job.max_blocks);
+        if (job.view == View::Pixels && !record.sm && !record.writes && job.max_blocks < 0)
+            paint_pixels_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread, out);
+        else
+            paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread, job.view,
+                                                         out, record, job.max_blocks);
     }
 }
 

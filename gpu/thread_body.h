@@ -150,14 +150,23 @@ KC_HD Pixel view_colour(View view, const ThreadCoords& t, unsigned sm, Mapping m
 }
 
 // One thread's work. `out` is width*height pixels, row-major.
-template <class Op>
+// One thread's work. `out` is width*height pixels, row-major. kPlainPixels compiles out the
+// teaching machinery (views, writer records) for the common case, where it costs time in a
+// memory-bound kernel; the pixels written are the same.
+template <class Op, bool kPlainPixels = false>
 KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, Mapping mapping, int pixels_per_thread,
                         View view, unsigned sm, Pixel* out, PixelRecord record = {}) {
+    const bool pixels_view = kPlainPixels || view == View::Pixels;
     const Pixel identity =
-        view == View::Pixels ? Pixel{} : view_colour(view, t, sm, mapping, static_cast<unsigned>(p.width));
+        pixels_view ? Pixel{} : view_colour(view, t, sm, mapping, static_cast<unsigned>(p.width));
     auto keep = [&](unsigned long long i) {
-        if (record.sm) record.sm[i] = sm;
-        if (record.writes) count_write(record.writes + i);
+        if constexpr (!kPlainPixels) {
+            if (record.sm) record.sm[i] = sm;
+            if (record.writes) count_write(record.writes + i);
+        }
+    };
+    auto value = [&](unsigned x, unsigned y) {
+        return pixels_view ? op(static_cast<int>(x), static_cast<int>(y), p) : identity;
     };
     const unsigned long long pixels = 1ULL * p.width * p.height;
     if (mapping == Mapping::TwoD && pixels_per_thread == 4) {
@@ -166,13 +175,12 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
         const unsigned y = t.by * t.bdy + t.ty;
         if (x0 >= static_cast<unsigned>(p.width) || y >= static_cast<unsigned>(p.height)) return;
         const unsigned long long row = 1ULL * y * p.width;
-        auto value = [&](unsigned x) { return view == View::Pixels ? op(static_cast<int>(x), static_cast<int>(y), p) : identity; };
         if (x0 + 3 < static_cast<unsigned>(p.width) && (p.width & 3) == 0) {
-            store_quad(out + row + x0, value(x0), value(x0 + 1), value(x0 + 2), value(x0 + 3));
+            store_quad(out + row + x0, value(x0, y), value(x0 + 1, y), value(x0 + 2, y), value(x0 + 3, y));
             for (unsigned k = 0; k < 4; ++k) keep(row + x0 + k);
         } else {
             for (unsigned x = x0; x < x0 + 4 && x < static_cast<unsigned>(p.width); ++x) {
-                store_pixel(out + row + x, value(x));
+                store_pixel(out + row + x, value(x, y));
                 keep(row + x);
             }
         }
@@ -182,7 +190,7 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
         const unsigned x = t.bx * t.bdx + t.tx;
         const unsigned y = t.by * t.bdy + t.ty;
         if (x >= static_cast<unsigned>(p.width) || y >= static_cast<unsigned>(p.height)) return;
-        store_pixel(out + 1ULL * y * p.width + x, view == View::Pixels ? op(static_cast<int>(x), static_cast<int>(y), p) : identity);
+        store_pixel(out + 1ULL * y * p.width + x, value(x, y));
         keep(1ULL * y * p.width + x);
         return;
     }
@@ -190,9 +198,9 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
     const unsigned long long stride =
         mapping == Mapping::GridStride ? 1ULL * t.bdx * t.bdy * t.gdx * t.gdy : pixels; // Linear: one pass
     for (; i < pixels; i += stride) {
-        const int y = static_cast<int>(p.by_width(static_cast<std::uint32_t>(i))); // i < 2^28: FastDiv is exact
-        const int x = static_cast<int>(i - 1ULL * y * p.width);
-        store_pixel(out + i, view == View::Pixels ? op(x, y, p) : identity);
+        const unsigned y = p.by_width(static_cast<std::uint32_t>(i)); // i < 2^28: FastDiv is exact
+        const unsigned x = static_cast<unsigned>(i - 1ULL * y * p.width);
+        store_pixel(out + i, value(x, y));
         keep(i);
     }
 }

@@ -153,8 +153,8 @@ void Canvas::write_pixel_buffer(const std::vector<Pixel>& pixels) {
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 }
 
-std::vector<Pixel> Canvas::read_texture() const {
-    std::vector<Pixel> pixels(pixel_count());
+std::vector<Pixel> Canvas::read_region(int x, int y, int w, int h) const {
+    std::vector<Pixel> pixels(std::size_t(w) * h);
     GlFramebuffer fbo = GlFramebuffer::create();
     GLint previous = 0;
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous);
@@ -162,25 +162,17 @@ std::vector<Pixel> Canvas::read_texture() const {
     glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_.id(), 0);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glReadPixels(0, 0, width_, height_, texture_holds_raw_bgra_ ? GL_RGBA : GL_BGRA, GL_UNSIGNED_BYTE, pixels.data());
+    // Texture row y is image row y (uploads start at row 0). A raw BGRA copy is read back as RGBA.
+    glReadPixels(x, y, w, h, texture_holds_raw_bgra_ ? GL_RGBA : GL_BGRA, GL_UNSIGNED_BYTE, pixels.data());
     glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
     return pixels;
 }
 
+std::vector<Pixel> Canvas::read_texture() const { return read_region(0, 0, width_, height_); }
+
 Pixel Canvas::read_texel(int x, int y) const {
-    Pixel p{0, 0, 0, 0};
-    if (x < 0 || y < 0 || x >= width_ || y >= height_) return p;
-    GlFramebuffer fbo = GlFramebuffer::create();
-    GLint previous = 0;
-    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo.id());
-    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_.id(), 0);
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    // The texture's rows are the image's rows: texture row y is image row y (uploads start at row 0).
-    glReadPixels(x, y, 1, 1, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, &p);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
-    return p;
+    if (x < 0 || y < 0 || x >= width_ || y >= height_) return Pixel{0, 0, 0, 0};
+    return read_region(x, y, 1, 1).front();
 }
 
 std::vector<Pixel> read_framebuffer(int width, int height) {

@@ -42,6 +42,7 @@ public:
     void write_pixel_buffer(const std::vector<Pixel>& pixels); // for tests: poison the buffer
 
 private:
+    std::vector<Pixel> read_region(int x, int y, int w, int h) const;
     int width_ = 0, height_ = 0;
     std::uint64_t generation_ = 0;
     GlBuffer pixel_buffer_;

@@ -1,6 +1,7 @@
 #include "frame_painter.h"
 
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -158,6 +159,14 @@ int FramePainter::cuda_device() const {
     return -1;
 }
 
+// One frame's checked job, as the backends' pieces below take it.
+struct FramePainter::Frame {
+    PaintJob run;        // the job, with the backend's pointers to the input images
+    const OpInfo& info;  // its operation
+    DeviceLimits limits; // of the device that runs it
+    bool two_variants;   // run both kernels of a two-variant op (their times side by side)
+};
+
 std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canvas, const SourceImages* sources,
                                                bool both_variants) {
     if (job.params.width != canvas.width() || job.params.height != canvas.height())
@@ -169,159 +178,181 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     if (plan.error) return plan.error;
 
     const OpInfo& info = op_registry()[job.op];
-    PaintJob run = job; // with the backend's source pointers
-    const bool with_sources = sources && sources->width() == canvas.width() && sources->height() == canvas.height();
-    const bool two = info.variants == 2 && both_variants && backend_ != Backend::Cpu;
-
-    auto timed_upload = [&](auto&& upload) {
-        const bool timed = upload_timer_.begin();
-        upload();
-        if (timed) upload_timer_.end();
-    };
-
-#ifdef KC_HAVE_CUDA
-    // The kernels of one frame: the other variant first (timed only), then the selected one.
-    auto launch_all = [&](CudaState& c, Pixel* out) {
-        if (two) {
-            PaintJob other = run;
-            other.params.variant = 1 - run.params.variant;
-            const bool t = c.variant_timer[other.params.variant].begin(c.stream.get());
-            cuda_paint(other, limits, out, c.stream.get(), c.workspace);
-            if (t) c.variant_timer[other.params.variant].end(c.stream.get());
-        }
-        const bool timed = c.kernel_timer.begin(c.stream.get());
-        const bool vt = info.variants == 2 && c.variant_timer[run.params.variant].begin(c.stream.get());
-        cuda_paint(run, limits, out, c.stream.get(), c.workspace,
-                   writers_->for_cuda(record_writers_, canvas.width(), canvas.height(), c.stream.get()));
-        if (vt) c.variant_timer[run.params.variant].end(c.stream.get());
-        if (timed) c.kernel_timer.end(c.stream.get());
-        if (info.makes_histogram) {
-            for (int v = 0; v < 2; ++v)
-                if (c.workspace.bins[v].size() == kHistogramBins && (two || v == run.params.variant))
-                    KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_bins.data() + v * kHistogramBins, c.workspace.bins[v].data(),
-                                                        c.workspace.bins[v].bytes(), cudaMemcpyDeviceToHost, c.stream.get()));
-            KC_CUDA_CHECK_THROW(cudaEventRecord(c.bins_ready.get(), c.stream.get()));
-            c.bins_pending = true, c.bins_variant = run.params.variant, c.bins_both = two;
-        }
-    };
-    if (backend_ != Backend::Cpu && with_sources) {
-        CudaState& c = *cuda_;
-        const bool sizes_match = [&] {
-            for (int slot = 0; slot < SourceImages::kSlots; ++slot)
-                if (sources->fitted(slot) && c.sources[slot].size() != canvas.pixel_count()) return false;
-            return true;
-        }();
-        if (c.sources_generation != sources->generation() || !sizes_match) {
-            // Upload once per change. An image too large for the GPU's memory is refused here.
-            try {
-                for (int slot = 0; slot < SourceImages::kSlots; ++slot) {
-                    c.sources[slot] = DeviceBuffer<Pixel>();
-                    if (!sources->fitted(slot)) continue;
-                    c.sources[slot] = DeviceBuffer<Pixel>(canvas.pixel_count());
-                    KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.sources[slot].data(), sources->fitted(slot), c.sources[slot].bytes(),
-                                                        cudaMemcpyHostToDevice, c.stream.get()));
-                }
-                KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host copy may change after this
-                c.sources_generation = sources->generation();
-            } catch (const CudaError& e) {
-                (void)cudaGetLastError(); // a failed cudaMalloc is not sticky: clear it so later checks don't see it
-                for (auto& b : c.sources) b = DeviceBuffer<Pixel>();
-                c.sources_generation = 0;
-                return std::string("the input images do not fit in GPU memory: ") + e.what();
-            }
-        }
-        run.params.src_a = c.sources[0].size() ? c.sources[0].data() : nullptr;
-        run.params.src_b = c.sources[1].size() ? c.sources[1].data() : nullptr;
-    }
-#endif
-    if (backend_ == Backend::Cpu && with_sources) {
-        run.params.src_a = sources->fitted(0);
-        run.params.src_b = sources->fitted(1);
-    }
+    Frame frame{job, info, limits, info.variants == 2 && both_variants && backend_ != Backend::Cpu};
+    if (sources && sources->width() == canvas.width() && sources->height() == canvas.height())
+        if (auto error = attach_sources(*sources, canvas, frame.run)) return error;
 
     switch (backend_) {
 #ifdef KC_HAVE_CUDA
-    case Backend::CudaInterop: {
-        CudaState& c = *cuda_;
-        if (present_ != Present::PixelBuffer) {
-            if (c.device_pixels.size() != canvas.pixel_count()) c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
-            if (!c.texture_registration || c.texture_generation != canvas.generation()) {
-                c.texture_registration = CudaGlImage(); // unregister the old texture first
-                c.texture_registration = CudaGlImage(canvas.texture());
-                c.texture_generation = canvas.generation();
-            }
-            launch_all(c, c.device_pixels.data());
-            const auto t_map = Clock::now();
-            std::optional<Clock::time_point> t_unmap;
-            {
-                ScopedCudaImageMap mapped(c.texture_registration, c.stream.get());
-                times_.map.add(micros_since(t_map));
-                const bool timed = c.copy_timer.begin(c.stream.get());
-                if (present_ == Present::Texture) {
-                    const std::size_t row = std::size_t(canvas.width()) * sizeof(Pixel);
-                    KC_CUDA_CHECK_THROW(cudaMemcpy2DToArrayAsync(mapped.array(), 0, 0, c.device_pixels.data(), row, row,
-                                                                 canvas.height(), cudaMemcpyDeviceToDevice, c.stream.get()));
-                } else {
-                    cuda_copy_to_surface(c.device_pixels.data(), canvas.width(), canvas.height(), mapped.surface(),
-                                         c.stream.get());
-                }
-                if (timed) c.copy_timer.end(c.stream.get());
-                t_unmap = Clock::now();
-            }
-            times_.unmap.add(micros_since(*t_unmap));
-            // A byte copy leaves B,G,R,A bytes in RGBA8 storage; the surface kernel swizzles.
-            if (present_ == Present::Texture) canvas.mark_texture_written_raw();
-            else canvas.mark_texture_written_rgba();
-            break;
-        }
-        if (!c.registration || c.registered_generation != canvas.generation()) {
-            c.registration = CudaGlBuffer(); // unregister the old buffer first
-            c.registration = CudaGlBuffer(canvas.pixel_buffer());
-            c.registered_generation = canvas.generation();
-        }
-        const auto t_map = Clock::now();
-        std::optional<Clock::time_point> t_unmap;
-        {
-            ScopedCudaMap mapped(c.registration, c.stream.get());
-            times_.map.add(micros_since(t_map));
-            launch_all(c, mapped.pixels());
-            t_unmap = Clock::now();
-        }
-        times_.unmap.add(micros_since(*t_unmap));
-        timed_upload([&] { canvas.upload_from_pixel_buffer(); });
-        break;
-    }
-    case Backend::CudaStaged: {
-        CudaState& c = *cuda_;
-        // The texture present paths share device_pixels: size each buffer on its own.
-        if (c.device_pixels.size() != canvas.pixel_count()) c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
-        if (c.host_pixels.size() != canvas.pixel_count()) c.host_pixels = PinnedBuffer<Pixel>(canvas.pixel_count());
-        launch_all(c, c.device_pixels.data());
-        const bool timed = c.copy_timer.begin(c.stream.get());
-        KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_pixels.data(), c.device_pixels.data(), c.device_pixels.bytes(),
-                                            cudaMemcpyDeviceToHost, c.stream.get()));
-        if (timed) c.copy_timer.end(c.stream.get());
-        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host needs the pixels now
-        timed_upload([&] { canvas.upload_from_host(c.host_pixels.data()); });
-        break;
-    }
+    case Backend::CudaInterop:
+        if (present_ == Present::PixelBuffer)
+            present_through_pixel_buffer(frame, canvas);
+        else
+            present_through_texture(frame, canvas);
+        return std::nullopt;
+    case Backend::CudaStaged: present_staged(frame, canvas); return std::nullopt;
 #else
     case Backend::CudaInterop:
     case Backend::CudaStaged: return "this kcanvas was built without CUDA";
 #endif
-    case Backend::Cpu: {
-        cpu_->pixels.resize(canvas.pixel_count());
-        const auto t0 = Clock::now();
-        if (auto error = cpu_->emulator.paint(run, cpu_->pixels.data(), &outputs_,
-                                              writers_->for_cpu(record_writers_, canvas.width(), canvas.height())))
-            return error;
-        times_.kernel.add(micros_since(t0));
-        if (info.variants == 2) times_.variant[run.params.variant].add(times_.kernel.last());
-        outputs_.histogram_mismatches = -1;
-        timed_upload([&] { canvas.upload_from_host(cpu_->pixels.data()); });
-        break;
+    case Backend::Cpu: return paint_on_cpu(frame, canvas);
     }
+    return std::nullopt;
+}
+
+void FramePainter::timed_upload(const std::function<void()>& upload) {
+    const bool timed = upload_timer_.begin();
+    upload();
+    if (timed) upload_timer_.end();
+}
+
+std::optional<std::string> FramePainter::attach_sources(const SourceImages& sources, const Canvas& canvas, PaintJob& run) {
+    if (backend_ == Backend::Cpu) {
+        run.params.src_a = sources.fitted(0);
+        run.params.src_b = sources.fitted(1);
+        return std::nullopt;
     }
+#ifdef KC_HAVE_CUDA
+    CudaState& c = *cuda_;
+    bool sizes_match = true;
+    for (int slot = 0; slot < SourceImages::kSlots; ++slot)
+        if (sources.fitted(slot) && c.sources[slot].size() != canvas.pixel_count()) sizes_match = false;
+    if (c.sources_generation != sources.generation() || !sizes_match) {
+        // Upload once per change. An image too large for the GPU's memory is refused here.
+        try {
+            for (int slot = 0; slot < SourceImages::kSlots; ++slot) {
+                c.sources[slot] = DeviceBuffer<Pixel>();
+                if (!sources.fitted(slot)) continue;
+                c.sources[slot] = DeviceBuffer<Pixel>(canvas.pixel_count());
+                KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.sources[slot].data(), sources.fitted(slot), c.sources[slot].bytes(),
+                                                    cudaMemcpyHostToDevice, c.stream.get()));
+            }
+            KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host copy may change after this
+            c.sources_generation = sources.generation();
+        } catch (const CudaError& e) {
+            (void)cudaGetLastError(); // a failed cudaMalloc is not sticky: clear it so later checks don't see it
+            for (auto& b : c.sources) b = DeviceBuffer<Pixel>();
+            c.sources_generation = 0;
+            return std::string("the input images do not fit in GPU memory: ") + e.what();
+        }
+    }
+    run.params.src_a = c.sources[0].size() ? c.sources[0].data() : nullptr;
+    run.params.src_b = c.sources[1].size() ? c.sources[1].data() : nullptr;
+#else
+    (void)canvas;
+#endif
+    return std::nullopt;
+}
+
+#ifdef KC_HAVE_CUDA
+// The kernels of one frame: the other variant first (timed only), then the selected one.
+void FramePainter::launch_kernels(const Frame& f, Pixel* out, const Canvas& canvas) {
+    CudaState& c = *cuda_;
+    const PaintJob& run = f.run;
+    if (f.two_variants) {
+        PaintJob other = run;
+        other.params.variant = 1 - run.params.variant;
+        const bool t = c.variant_timer[other.params.variant].begin(c.stream.get());
+        cuda_paint(other, f.limits, out, c.stream.get(), c.workspace);
+        if (t) c.variant_timer[other.params.variant].end(c.stream.get());
+    }
+    const bool timed = c.kernel_timer.begin(c.stream.get());
+    const bool vt = f.info.variants == 2 && c.variant_timer[run.params.variant].begin(c.stream.get());
+    cuda_paint(run, f.limits, out, c.stream.get(), c.workspace,
+               writers_->for_cuda(record_writers_, canvas.width(), canvas.height(), c.stream.get()));
+    if (vt) c.variant_timer[run.params.variant].end(c.stream.get());
+    if (timed) c.kernel_timer.end(c.stream.get());
+    if (f.info.makes_histogram) {
+        for (int v = 0; v < 2; ++v)
+            if (c.workspace.bins[v].size() == kHistogramBins && (f.two_variants || v == run.params.variant))
+                KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_bins.data() + v * kHistogramBins, c.workspace.bins[v].data(),
+                                                    c.workspace.bins[v].bytes(), cudaMemcpyDeviceToHost, c.stream.get()));
+        KC_CUDA_CHECK_THROW(cudaEventRecord(c.bins_ready.get(), c.stream.get()));
+        c.bins_pending = true, c.bins_variant = run.params.variant, c.bins_both = f.two_variants;
+    }
+}
+
+// pbo: the kernels write the registered GL pixel buffer, then GL uploads it into the texture.
+void FramePainter::present_through_pixel_buffer(const Frame& f, Canvas& canvas) {
+    CudaState& c = *cuda_;
+    if (!c.registration || c.registered_generation != canvas.generation()) {
+        c.registration = CudaGlBuffer(); // unregister the old buffer first
+        c.registration = CudaGlBuffer(canvas.pixel_buffer());
+        c.registered_generation = canvas.generation();
+    }
+    const auto t_map = Clock::now();
+    std::optional<Clock::time_point> t_unmap;
+    {
+        ScopedCudaMap mapped(c.registration, c.stream.get());
+        times_.map.add(micros_since(t_map));
+        launch_kernels(f, mapped.pixels(), canvas);
+        t_unmap = Clock::now();
+    }
+    times_.unmap.add(micros_since(*t_unmap));
+    timed_upload([&] { canvas.upload_from_pixel_buffer(); });
+}
+
+// texture / surface: the kernels write CUDA memory, copied into the registered GL texture while
+// it is mapped; GL uploads nothing.
+void FramePainter::present_through_texture(const Frame& f, Canvas& canvas) {
+    CudaState& c = *cuda_;
+    if (c.device_pixels.size() != canvas.pixel_count()) c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
+    if (!c.texture_registration || c.texture_generation != canvas.generation()) {
+        c.texture_registration = CudaGlImage(); // unregister the old texture first
+        c.texture_registration = CudaGlImage(canvas.texture());
+        c.texture_generation = canvas.generation();
+    }
+    launch_kernels(f, c.device_pixels.data(), canvas);
+    const auto t_map = Clock::now();
+    std::optional<Clock::time_point> t_unmap;
+    {
+        ScopedCudaImageMap mapped(c.texture_registration, c.stream.get());
+        times_.map.add(micros_since(t_map));
+        const bool timed = c.copy_timer.begin(c.stream.get());
+        if (present_ == Present::Texture) {
+            const std::size_t row = std::size_t(canvas.width()) * sizeof(Pixel);
+            KC_CUDA_CHECK_THROW(cudaMemcpy2DToArrayAsync(mapped.array(), 0, 0, c.device_pixels.data(), row, row,
+                                                         canvas.height(), cudaMemcpyDeviceToDevice, c.stream.get()));
+        } else {
+            cuda_copy_to_surface(c.device_pixels.data(), canvas.width(), canvas.height(), mapped.surface(), c.stream.get());
+        }
+        if (timed) c.copy_timer.end(c.stream.get());
+        t_unmap = Clock::now();
+    }
+    times_.unmap.add(micros_since(*t_unmap));
+    // A byte copy leaves B,G,R,A bytes in RGBA8 storage; the surface kernel swizzles.
+    if (present_ == Present::Texture)
+        canvas.mark_texture_written_raw();
+    else
+        canvas.mark_texture_written_rgba();
+}
+
+// cuda-staged: the tutorials' round trip, device memory -> pinned host memory -> texture.
+void FramePainter::present_staged(const Frame& f, Canvas& canvas) {
+    CudaState& c = *cuda_;
+    // The texture present paths share device_pixels: size each buffer on its own.
+    if (c.device_pixels.size() != canvas.pixel_count()) c.device_pixels = DeviceBuffer<Pixel>(canvas.pixel_count());
+    if (c.host_pixels.size() != canvas.pixel_count()) c.host_pixels = PinnedBuffer<Pixel>(canvas.pixel_count());
+    launch_kernels(f, c.device_pixels.data(), canvas);
+    const bool timed = c.copy_timer.begin(c.stream.get());
+    KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_pixels.data(), c.device_pixels.data(), c.device_pixels.bytes(),
+                                        cudaMemcpyDeviceToHost, c.stream.get()));
+    if (timed) c.copy_timer.end(c.stream.get());
+    KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host needs the pixels now
+    timed_upload([&] { canvas.upload_from_host(c.host_pixels.data()); });
+}
+#endif
+
+std::optional<std::string> FramePainter::paint_on_cpu(const Frame& f, Canvas& canvas) {
+    cpu_->pixels.resize(canvas.pixel_count());
+    const auto t0 = Clock::now();
+    if (auto error = cpu_->emulator.paint(f.run, cpu_->pixels.data(), &outputs_,
+                                          writers_->for_cpu(record_writers_, canvas.width(), canvas.height())))
+        return error;
+    times_.kernel.add(micros_since(t0));
+    if (f.info.variants == 2) times_.variant[f.run.params.variant].add(times_.kernel.last());
+    outputs_.histogram_mismatches = -1;
+    timed_upload([&] { canvas.upload_from_host(cpu_->pixels.data()); });
     return std::nullopt;
 }
 
@@ -338,6 +369,7 @@ const DeviceInfo* FramePainter::device_info() const {
 #endif
     return nullptr;
 }
+
 
 void FramePainter::collect_timings(bool wait) {
 #ifdef KC_HAVE_CUDA

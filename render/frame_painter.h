@@ -5,6 +5,7 @@
 //                 (the tutorials' host round trip; works where interop registration fails)
 //   cpu           the grid emulator runs the same thread bodies on the CPU, then uploaded
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -98,6 +99,16 @@ public:
 private:
     struct CudaState;
     struct CpuState;
+    struct Frame;
+    // The pieces of paint(), one per way a frame reaches the texture.
+    std::optional<std::string> attach_sources(const SourceImages& sources, const Canvas& canvas, PaintJob& run);
+    void launch_kernels(const Frame& f, Pixel* out, const Canvas& canvas);
+    void present_through_pixel_buffer(const Frame& f, Canvas& canvas);
+    void present_through_texture(const Frame& f, Canvas& canvas);
+    void present_staged(const Frame& f, Canvas& canvas);
+    std::optional<std::string> paint_on_cpu(const Frame& f, Canvas& canvas);
+    void timed_upload(const std::function<void()>& upload);
+
     std::unique_ptr<CudaState> cuda_;
     std::unique_ptr<CpuState> cpu_;
     Backend backend_ = Backend::Cpu;

@@ -242,6 +242,36 @@ int run_bench(const BenchOptions& o) {
                 }
                 fmt::print("{}x{} drawn into {}x{}: glFinish alone {:.1f} us, draw + glFinish {:.1f} us, device copy {:.1f} us ({:.0f} GB/s)\n", w,
                            h, screen_w, screen_h, median(finish_only), median(draw_only), copy_us, copy_gbs);
+                // Streamed floors, to split a frame's cost: draws alone, and paints (cuda-interop) alone.
+                auto streamed = [&](auto&& body) {
+                    const auto t0 = Clock::now();
+                    for (int i = 0; i < o.reps; ++i) body();
+                    glFinish();
+                    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / o.reps;
+                };
+                const double draws = streamed([&] {
+                    glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
+                    canvas.draw({0, 0, screen_w, screen_h});
+                    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                    glFlush();
+                });
+                fmt::print("  streamed: draw alone {:.1f} us/frame", draws);
+                if (painter.unavailable_reason(Backend::CudaInterop).empty()) {
+                    painter.set_backend(Backend::CudaInterop);
+                    PaintJob gradient;
+                    gradient.params.width = w, gradient.params.height = h;
+                    gradient.launch.pixels_per_thread = 4;
+                    for (Present present : kAllPresents) {
+                        painter.set_present(present);
+                        const double paints = streamed([&] {
+                            painter.paint(gradient, canvas);
+                            painter.collect_timings();
+                        });
+                        fmt::print(", gradient paint alone ({}) {:.1f} us/frame", present_name(present), paints);
+                    }
+                    painter.times().clear();
+                }
+                fmt::print("\n");
             }
             for (auto [backend, present] : paths) {
                 painter.set_backend(backend);

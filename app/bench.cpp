@@ -14,6 +14,8 @@
 #include "registry.h"
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
+#include "cuda_gl_buffer.h"
+#include "cuda_paint.h"
 #include "cuda_raii.h"
 #endif
 
@@ -270,6 +272,34 @@ int run_bench(const BenchOptions& o) {
                         fmt::print(", gradient paint alone ({}) {:.1f} us/frame", present_name(present), paints);
                     }
                     painter.times().clear();
+#ifdef KC_HAVE_CUDA
+                    // The interop calls alone, and the kernel alone, to see which one costs the frame.
+                    CudaStream stream = CudaStream::create();
+                    CudaGlImage image(canvas.texture());
+                    auto streamed_cuda = [&](auto&& body) { // as streamed(), waiting for CUDA at the end too
+                        const auto t0 = Clock::now();
+                        for (int i = 0; i < o.reps; ++i) body();
+                        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream.get()));
+                        glFinish();
+                        return std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / o.reps;
+                    };
+                    const double maps = streamed_cuda([&] { ScopedCudaImageMap mapped(image, stream.get()); });
+                    DeviceBuffer<Pixel> pixels(canvas.pixel_count());
+                    const double kernels = streamed_cuda([&] {
+                        cuda_paint(gradient, painter.device().limits, pixels.data(), stream.get());
+                    });
+                    const double kernels_and_maps = streamed_cuda([&] {
+                        cuda_paint(gradient, painter.device().limits, pixels.data(), stream.get());
+                        ScopedCudaImageMap mapped(image, stream.get());
+                    });
+                    KC_CUDA_CHECK_THROW(cudaGraphicsResourceSetMapFlags(image.resource(), cudaGraphicsMapFlagsWriteDiscard));
+                    const double maps_discard = streamed_cuda([&] { ScopedCudaImageMap mapped(image, stream.get()); });
+                    CudaGlBuffer buffer(canvas.pixel_buffer());
+                    const double buffer_maps = streamed_cuda([&] { ScopedCudaMap mapped(buffer, stream.get()); });
+                    fmt::print(", texture map+unmap alone {:.1f} us/frame (write-discard flag {:.1f}), pixel buffer "
+                               "map+unmap alone {:.1f} us/frame, gradient kernel alone {:.1f} us/frame, both {:.1f} us/frame",
+                               maps, maps_discard, buffer_maps, kernels, kernels_and_maps);
+#endif
                 }
                 fmt::print("\n");
             }

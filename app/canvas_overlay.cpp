@@ -144,7 +144,13 @@ void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas
     } catch (const std::exception& e) {
         s.error = e.what();
     }
-    if (teach.pinned_pixel) ImGui::SetNextWindowPos(t.to_screen(float(x) + 12 / t.sx, float(y) + 12 / t.sy));
+    if (teach.pinned_pixel) {
+        // Beside the pixel, on whichever side has room (ImGui places mouse tooltips itself).
+        const ImVec2 at = t.to_screen(float(x) + 12 / t.sx, float(y) + 12 / t.sy);
+        const bool right_half = at.x > ImGui::GetIO().DisplaySize.x * 0.5f;
+        ImGui::SetNextWindowPos(right_half ? t.to_screen(float(x) - 12 / t.sx, float(y) + 12 / t.sy) : at, ImGuiCond_Always,
+                                ImVec2(right_half ? 1.0f : 0.0f, 0.0f));
+    }
     inspector_tooltip(s.job, wr, x, y, canvas.read_texel(x, y), sm, painter.backend() == Backend::Cpu);
 }
 

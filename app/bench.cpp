@@ -286,10 +286,10 @@ int run_bench(const BenchOptions& o) {
                     const double maps = streamed_cuda([&] { ScopedCudaImageMap mapped(image, stream.get()); });
                     DeviceBuffer<Pixel> pixels(canvas.pixel_count());
                     const double kernels = streamed_cuda([&] {
-                        cuda_paint(gradient, painter.device().limits, pixels.data(), stream.get());
+                        cuda_paint(gradient, painter.limits(), pixels.data(), stream.get());
                     });
                     const double kernels_and_maps = streamed_cuda([&] {
-                        cuda_paint(gradient, painter.device().limits, pixels.data(), stream.get());
+                        cuda_paint(gradient, painter.limits(), pixels.data(), stream.get());
                         ScopedCudaImageMap mapped(image, stream.get());
                     });
                     KC_CUDA_CHECK_THROW(cudaGraphicsResourceSetMapFlags(image.resource(), cudaGraphicsMapFlagsWriteDiscard));

@@ -163,7 +163,7 @@ void launch_section(UiState& s) {
     if (l.auto_grid) ImGui::EndDisabled();
 
     if (ImGui::BeginCombo("Mapping", std::string(mapping_name(l.mapping)).c_str())) {
-        for (Mapping m : {Mapping::TwoD, Mapping::Linear, Mapping::GridStride})
+        for (Mapping m : kAllMappings)
             if (ImGui::Selectable(std::string(mapping_name(m)).c_str(), m == l.mapping)) l.mapping = m;
         ImGui::EndCombo();
     }

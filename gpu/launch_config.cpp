@@ -1,5 +1,7 @@
 #include "launch_config.h"
 
+#include "named.h"
+
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
@@ -15,11 +17,7 @@ std::string_view mapping_name(Mapping m) {
     return "?";
 }
 
-std::optional<Mapping> parse_mapping(std::string_view name) {
-    for (Mapping m : {Mapping::TwoD, Mapping::Linear, Mapping::GridStride})
-        if (mapping_name(m) == name) return m;
-    return std::nullopt;
-}
+std::optional<Mapping> parse_mapping(std::string_view name) { return find_by_name(name, kAllMappings, mapping_name); }
 
 LaunchConfig tutorial_preset() {
     return LaunchConfig{.block = {50, 20, 1}, .grid = {80, 8, 1}, .auto_grid = false,

@@ -20,6 +20,7 @@ enum class Mapping {
     Linear,     // the PyCUDA tutorial's flattening of (block, thread) into one pixel index
     GridStride, // linear index, then a loop with the stride of the whole grid
 };
+constexpr Mapping kAllMappings[] = {Mapping::TwoD, Mapping::Linear, Mapping::GridStride};
 std::string_view mapping_name(Mapping m);
 std::optional<Mapping> parse_mapping(std::string_view name);
 

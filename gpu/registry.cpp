@@ -1,5 +1,7 @@
 #include "registry.h"
 
+#include "named.h"
+
 #include <array>
 
 #include "ops/op_list.h"
@@ -57,11 +59,7 @@ std::string_view view_name(View v) {
     return "?";
 }
 
-std::optional<View> parse_view(std::string_view name) {
-    for (View v : kViews)
-        if (view_name(v) == name) return v;
-    return std::nullopt;
-}
+std::optional<View> parse_view(std::string_view name) { return find_by_name(name, kViews, view_name); }
 
 std::span<const View> all_views() { return kViews; }
 

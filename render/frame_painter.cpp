@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cpu_emulator.h"
+#include "named.h"
 #include "writer_record.h"
 #include "registry.h"
 
@@ -36,11 +37,7 @@ std::string_view backend_name(Backend b) {
     return "?";
 }
 
-std::optional<Backend> parse_backend(std::string_view name) {
-    for (Backend b : kAllBackends)
-        if (backend_name(b) == name) return b;
-    return std::nullopt;
-}
+std::optional<Backend> parse_backend(std::string_view name) { return find_by_name(name, kAllBackends, backend_name); }
 
 std::string_view present_name(Present p) {
     switch (p) {
@@ -51,11 +48,7 @@ std::string_view present_name(Present p) {
     return "?";
 }
 
-std::optional<Present> parse_present(std::string_view name) {
-    for (Present p : kAllPresents)
-        if (present_name(p) == name) return p;
-    return std::nullopt;
-}
+std::optional<Present> parse_present(std::string_view name) { return find_by_name(name, kAllPresents, present_name); }
 
 struct FramePainter::CpuState {
     CpuGridEmulator emulator;
@@ -152,6 +145,13 @@ DeviceSummary FramePainter::device() const {
     return {"CPU grid emulator (" + std::to_string(cpu_->emulator.workers()) + " threads)", universal_limits()};
 }
 
+DeviceLimits FramePainter::limits() const {
+#ifdef KC_HAVE_CUDA
+    if (cuda_ && backend_ != Backend::Cpu) return cuda_->info.limits;
+#endif
+    return universal_limits();
+}
+
 int FramePainter::cuda_device() const {
 #ifdef KC_HAVE_CUDA
     if (cuda_) return cuda_->info.ordinal;
@@ -172,7 +172,7 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     if (job.params.width != canvas.width() || job.params.height != canvas.height())
         return "the paint job's size does not match the canvas";
     // Check before anything is mapped: write-discard mapping may drop the buffer's old contents.
-    const DeviceLimits limits = device().limits;
+    const DeviceLimits limits = this->limits(); // no name string built per frame
     PaintPlan plan = plan_paint(job, universal_limits());
     if (!plan.error) plan = plan_paint(job, limits);
     if (plan.error) return plan.error;

@@ -71,6 +71,7 @@ public:
     Present present() const { return present_; }
     void set_present(Present p);
     DeviceSummary device() const;
+    DeviceLimits limits() const; // the active backend's launch limits
     int cuda_device() const; // -1 without CUDA
 
     // Paints `job` and uploads it to the canvas texture. An illegal launch returns its reason and

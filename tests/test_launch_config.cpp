@@ -68,7 +68,7 @@ TEST(LaunchConfig, AutoGridRoundsUp) {
     const Dim3 linear = auto_grid({50, 20, 1}, 800, 800, Mapping::Linear);
     EXPECT_GE(linear.count() * 1000, 640000);
     EXPECT_LT((linear.count() - 1) * 1000, 640000 + 1000LL * linear.x);
-    for (Mapping m : {Mapping::TwoD, Mapping::Linear, Mapping::GridStride})
+    for (Mapping m : kAllMappings)
         for (int w : {1, 7, 800, 3840})
             EXPECT_TRUE(coverage({.block = {32, 8, 1}, .mapping = m}, w, w / 2 + 1).covers_all());
 }

@@ -63,7 +63,7 @@ TEST(OpsCpu, GrayscaleExact) {
 
 TEST(OpsCpu, GrayscaleExactWithEveryMapping) {
     const auto a = ref::random_image(kW, kH, 11);
-    for (Mapping m : {Mapping::TwoD, Mapping::Linear, Mapping::GridStride}) {
+    for (Mapping m : kAllMappings) {
         LaunchConfig l;
         l.block = {50, 4, 1};
         l.mapping = m;

@@ -258,6 +258,15 @@ int run_bench(const BenchOptions& o) {
                     glFlush();
                 });
                 fmt::print("  streamed: draw alone {:.1f} us/frame", draws);
+                // GL's fill rate on its own: clearing the screen touches every pixel once, no texture.
+                const double clears = streamed([&] {
+                    glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
+                    glViewport(0, 0, screen_w, screen_h);
+                    glClear(GL_COLOR_BUFFER_BIT);
+                    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                    glFlush();
+                });
+                fmt::print(", clear of the screen alone {:.1f} us/frame", clears);
                 if (painter.unavailable_reason(Backend::CudaInterop).empty()) {
                     painter.set_backend(Backend::CudaInterop);
                     PaintJob gradient;
@@ -296,6 +305,27 @@ int run_bench(const BenchOptions& o) {
                     const double maps_discard = streamed_cuda([&] { ScopedCudaImageMap mapped(image, stream.get()); });
                     CudaGlBuffer buffer(canvas.pixel_buffer());
                     const double buffer_maps = streamed_cuda([&] { ScopedCudaMap mapped(buffer, stream.get()); });
+                    // The hand-over without interop: a one-pixel fill in CUDA, the CPU waits for it, a 1x1
+                    // clear in GL, the CPU waits for that. What this costs is the GPU switching between
+                    // CUDA's and GL's contexts, which every frame with a CUDA->GL dependency pays.
+                    DeviceBuffer<Pixel> one(1);
+                    const double handovers = streamed_cuda([&] {
+                        cuda_fill(one.data(), 1, Pixel{}, stream.get());
+                        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream.get()));
+                        glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
+                        glEnable(GL_SCISSOR_TEST); // glClear ignores the viewport, not the scissor
+                        glScissor(0, 0, 1, 1);
+                        glClear(GL_COLOR_BUFFER_BIT);
+                        glDisable(GL_SCISSOR_TEST);
+                        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                        glFinish();
+                    });
+                    const double cuda_round_trips = streamed_cuda([&] {
+                        cuda_fill(one.data(), 1, Pixel{}, stream.get());
+                        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream.get()));
+                    });
+                    fmt::print(", CUDA<->GL hand-over without interop (1-pixel fill, wait, 1x1 clear, wait) {:.1f} us/frame "
+                               "(the fill and its wait alone {:.1f})", handovers, cuda_round_trips);
                     fmt::print(", texture map+unmap alone {:.1f} us/frame (write-discard flag {:.1f}), pixel buffer "
                                "map+unmap alone {:.1f} us/frame, gradient kernel alone {:.1f} us/frame, both {:.1f} us/frame",
                                maps, maps_discard, buffer_maps, kernels, kernels_and_maps);

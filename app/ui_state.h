@@ -25,9 +25,9 @@ struct UiState {
     std::optional<std::string> refusal; // why the last paint was refused; the old picture stays
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")
-    TeachState teach;
-    bool tune_request = false;            // sweep block shapes for the current op, apply the fastest
-    std::vector<BlockTiming> tune_results; // fastest first, from the last sweep                   // inspector, overlays, step mode (teach_panel.h)
+    TeachState teach;                      // inspector, overlays, step mode (teach_panel.h)
+    bool tune_request = false;             // sweep block shapes for the current op, apply the fastest
+    std::vector<BlockTiming> tune_results; // fastest first, from the last sweep
 
     SourceImages sources;                      // input images A and B, fitted to the canvas
     std::array<std::array<char, 1024>, 2> image_path{}; // the panel's path fields

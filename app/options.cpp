@@ -52,7 +52,10 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     app.add_option("--pixels-per-thread", o.launch.pixels_per_thread,
                    "1, or 4 with the 2d mapping: each thread paints 4 neighbours in x with one 16-byte store")
         ->check(CLI::IsMember({1, 4}))->capture_default_str();
-    app.add_option("--mapping", mapping, "Thread-to-pixel mapping: 2d, linear, grid-stride")->capture_default_str();
+    app.add_option("--mapping", mapping,
+                   "Thread-to-pixel mapping: " + mapping_names() +
+                       " (columns: 2d with x and y exchanged, so a warp writes down a column: uncoalesced)")
+        ->capture_default_str();
     app.add_option("--view", view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")->capture_default_str();
     app.add_flag("--tutorial", tutorial,
                  "The PyCUDA tutorial's launch: block 50x20, grid 80x8, linear mapping (overrides --block/--grid/--mapping)");
@@ -84,6 +87,10 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         ->capture_default_str();
     bench_cmd->add_option("--pixels-per-thread", bench.pixels_per_thread,
                           "Pixels per thread of the per-pixel ops (4 only on cuda-interop rows)")
+        ->delimiter(',')->capture_default_str();
+    bench_cmd->add_option("--mapping", bench.mappings,
+                          "Mappings of the per-pixel ops, one row each (" + mapping_names() +
+                              "); 4 pixels per thread runs with 2d only")
         ->delimiter(',')->capture_default_str();
     bench_cmd->add_option("--reps", bench.reps, "Timed frames per row")->check(CLI::Range(1, 100000))->capture_default_str();
     bench_cmd->add_option("--warmup", bench.warmup, "Untimed frames first")->check(CLI::Range(0, 100000))->capture_default_str();
@@ -130,7 +137,7 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         o.launch.auto_grid = false;
     }
     const auto m = parse_mapping(mapping);
-    if (!m) return fail(fmt::format("unknown --mapping '{}': choose 2d, linear or grid-stride", mapping));
+    if (!m) return fail(fmt::format("unknown --mapping '{}': choose one of {}", mapping, mapping_names()));
     o.launch.mapping = *m;
     const auto v = parse_view(view);
     if (!v) return fail(fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear or sm", view));

@@ -13,11 +13,18 @@ std::string_view mapping_name(Mapping m) {
     case Mapping::TwoD: return "2d";
     case Mapping::Linear: return "linear";
     case Mapping::GridStride: return "grid-stride";
+    case Mapping::Columns: return "columns";
     }
     return "?";
 }
 
 std::optional<Mapping> parse_mapping(std::string_view name) { return find_by_name(name, kAllMappings, mapping_name); }
+
+std::string mapping_names() {
+    std::string names;
+    for (Mapping m : kAllMappings) names += (names.empty() ? "" : ", ") + std::string(mapping_name(m));
+    return names;
+}
 
 LaunchConfig tutorial_preset() {
     return LaunchConfig{.block = {50, 20, 1}, .grid = {80, 8, 1}, .auto_grid = false,
@@ -43,8 +50,12 @@ Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping, int pi
     const long long per_block = 1LL * block.x * block.y;
     switch (mapping) {
     case Mapping::TwoD:
-        return {static_cast<int>(ceil_div(ceil_div(width, std::max(1, pixels_per_thread)), block.x)),
-                static_cast<int>(ceil_div(height, block.y)), 1};
+    case Mapping::Columns: {
+        // Enough blocks along each picture axis, then back to the grid's axes (exchanged for columns).
+        const Dim3 tile = grid_to_picture(mapping, {block.x * std::max(1, pixels_per_thread), block.y, 1});
+        return grid_to_picture(
+            mapping, {static_cast<int>(ceil_div(width, tile.x)), static_cast<int>(ceil_div(height, tile.y)), 1});
+    }
     case Mapping::Linear: {
         // As many blocks as pixels need, laid out as rows of at most 65535 blocks.
         const long long blocks = ceil_div(pixels, per_block);
@@ -70,7 +81,7 @@ std::optional<std::string> launch_error(const LaunchConfig& config, int width, i
     const Dim3& b = config.block;
     if (config.pixels_per_thread != 1 && config.pixels_per_thread != 4)
         return fmt::format("{} pixels per thread: choose 1 or 4", config.pixels_per_thread);
-    if (config.pixels_per_thread == 4 && config.mapping != Mapping::TwoD)
+    if (config.pixels_per_thread == 4 && config.mapping != Mapping::TwoD) // columns too: its lanes walk y
         return "4 pixels per thread needs the 2d mapping";
     if (b.x <= 0 || b.y <= 0 || b.z <= 0)
         return fmt::format("block {} has a zero or negative dimension: each must be at least 1", to_string(b));
@@ -106,9 +117,12 @@ Coverage coverage(const LaunchConfig& config, int width, int height) {
     const long long plane_threads = 1LL * b.x * b.y * g.x * g.y;
     switch (config.mapping) {
     case Mapping::TwoD:
-        c.covered_pixels = std::min<long long>(width, 1LL * g.x * b.x * config.pixels_per_thread) *
-                           std::min<long long>(height, 1LL * g.y * b.y);
+    case Mapping::Columns: {
+        const Dim3 tile = block_tile(config), tiles = grid_to_picture(config.mapping, g);
+        c.covered_pixels =
+            std::min<long long>(width, 1LL * tiles.x * tile.x) * std::min<long long>(height, 1LL * tiles.y * tile.y);
         break;
+    }
     case Mapping::Linear: c.covered_pixels = std::min(c.pixels, plane_threads); break;
     case Mapping::GridStride: c.covered_pixels = plane_threads > 0 ? c.pixels : 0; break;
     }

@@ -19,10 +19,22 @@ enum class Mapping {
     TwoD,       // x = blockIdx.x*blockDim.x + threadIdx.x, y likewise
     Linear,     // the PyCUDA tutorial's flattening of (block, thread) into one pixel index
     GridStride, // linear index, then a loop with the stride of the whole grid
+    Columns,    // 2d with x and y exchanged: a warp's lanes (threadIdx.x) walk down a column, so
+                // each store of a warp lands in 32 different cache lines (the uncoalesced lesson)
 };
-constexpr Mapping kAllMappings[] = {Mapping::TwoD, Mapping::Linear, Mapping::GridStride};
+// In the order the panel lists them: columns beside 2d, to compare the two.
+constexpr Mapping kAllMappings[] = {Mapping::TwoD, Mapping::Columns, Mapping::Linear, Mapping::GridStride};
 std::string_view mapping_name(Mapping m);
 std::optional<Mapping> parse_mapping(std::string_view name);
+std::string mapping_names(); // "2d, columns, linear, grid-stride"
+
+// 2d and columns lay blocks over the picture as rectangles, as the grid lays them out; the other
+// mappings flatten (block, thread) into a pixel index.
+constexpr bool is_tiled(Mapping m) { return m == Mapping::TwoD || m == Mapping::Columns; }
+// A tiled mapping's pair in the grid's axes (blockIdx/threadIdx .x, .y) as the picture's axes
+// (x across, y down), or back: the same for 2d, exchanged for columns. The one place the host
+// decides which picture axis a grid axis walks.
+inline Dim3 grid_to_picture(Mapping m, const Dim3& d) { return m == Mapping::Columns ? Dim3{d.y, d.x, d.z} : d; }
 
 struct LaunchConfig {
     Dim3 block{32, 8, 1};
@@ -34,6 +46,11 @@ struct LaunchConfig {
     int pixels_per_thread = 1;
     bool operator==(const LaunchConfig&) const = default;
 };
+
+// The pixels one block of a tiled mapping covers: its width and height in the picture.
+inline Dim3 block_tile(const LaunchConfig& c) {
+    return grid_to_picture(c.mapping, {c.block.x * c.pixels_per_thread, c.block.y, 1});
+}
 
 // The PyCUDA tutorial's launch: block (50,20,1), grid (80,8), linear indexing over 800x800.
 LaunchConfig tutorial_preset();

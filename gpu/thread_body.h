@@ -111,10 +111,10 @@ KC_HD unsigned long long linear_thread_index(const ThreadCoords& t) {
 
 KC_HD Pixel block_colour(const ThreadCoords& t, Mapping mapping, unsigned width) {
     const unsigned id = t.by * t.gdx + t.bx;
-    // 2d: blocks tile the picture as they tile the grid, so (bx + 3*by) mod 6 differs for all
-    // eight neighbours. 1D mappings lay blocks along rows: cycle through classes that avoid the
+    // 2d and columns: blocks tile the picture as they tile the grid, so (bx + 3*by) mod 6 differs
+    // for all eight neighbours. 1D mappings lay blocks along rows: cycle through classes that avoid the
     // differences between touching blocks.
-    if (mapping == Mapping::TwoD) return class_colour((t.bx + 3 * t.by) % 6, 6, id);
+    if (is_tiled(mapping)) return class_colour((t.bx + 3 * t.by) % 6, 6, id); // columns: the same, transposed
     const unsigned classes =
         block_colour_classes(mapping, 1ULL * t.bdx * t.bdy, 1ULL * t.gdx * t.gdy, width);
     return class_colour(id % classes, classes, id);
@@ -149,7 +149,16 @@ KC_HD Pixel view_colour(View view, const ThreadCoords& t, unsigned sm, Mapping m
     return Pixel{0, 0, 0, 255};
 }
 
-// One thread's work. `out` is width*height pixels, row-major.
+// The pixel a thread of a tiled mapping owns (before the bounds check): 2d walks x with
+// blockIdx.x/threadIdx.x, columns walks y with them, so a warp's lanes step down a column.
+struct PixelXY {
+    unsigned x, y;
+};
+KC_HD PixelXY tiled_pixel(Mapping mapping, const ThreadCoords& t) {
+    const unsigned u = t.bx * t.bdx + t.tx, v = t.by * t.bdy + t.ty;
+    return mapping == Mapping::Columns ? PixelXY{v, u} : PixelXY{u, v};
+}
+
 // One thread's work. `out` is width*height pixels, row-major. kPlainPixels compiles out the
 // teaching machinery (views, writer records) for the common case, where it costs time in a
 // memory-bound kernel; the pixels written are the same.
@@ -186,9 +195,8 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
         }
         return;
     }
-    if (mapping == Mapping::TwoD) {
-        const unsigned x = t.bx * t.bdx + t.tx;
-        const unsigned y = t.by * t.bdy + t.ty;
+    if (is_tiled(mapping)) {
+        const auto [x, y] = tiled_pixel(mapping, t);
         if (x >= static_cast<unsigned>(p.width) || y >= static_cast<unsigned>(p.height)) return;
         store_pixel(out + 1ULL * y * p.width + x, value(x, y));
         keep(1ULL * y * p.width + x);

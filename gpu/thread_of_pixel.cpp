@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <set>
 
 namespace kc {
 
@@ -56,13 +57,15 @@ PixelWriter thread_of_pixel(const LaunchConfig& c, const Dim3& grid, int width, 
     const unsigned long long pixel = 1ULL * y * width + x;
     const unsigned long long plane_threads = 1ULL * c.block.x * c.block.y * grid.x * grid.y;
     switch (c.mapping) {
-    case Mapping::TwoD: {
-        // x = (blockIdx.x*blockDim.x + threadIdx.x)*ppt + k, inverted by division and remainder.
-        const int tx_global = x / c.pixels_per_thread;
-        const int bx = tx_global / c.block.x, by = y / c.block.y;
+    case Mapping::TwoD:
+    case Mapping::Columns: {
+        // 2d: x = (blockIdx.x*blockDim.x + threadIdx.x)*ppt + k, y likewise with .y; columns the
+        // same with x and y exchanged. Inverted by division and remainder in the grid's axes.
+        const Dim3 u = grid_to_picture(c.mapping, {x / c.pixels_per_thread, y, 1});
+        const int bx = u.x / c.block.x, by = u.y / c.block.y;
         if (bx >= grid.x || by >= grid.y) return w;
         w.block_idx = {bx, by, 0};
-        w.thread_idx = {tx_global % c.block.x, y % c.block.y, 0};
+        w.thread_idx = {u.x % c.block.x, u.y % c.block.y, 0};
         w.block_in_launch = 1LL * by * grid.x + bx;
         w.thread_in_block = w.thread_idx.y * c.block.x + w.thread_idx.x;
         w.global_thread = 1ULL * w.block_in_launch * c.block.x * c.block.y + w.thread_in_block;
@@ -93,9 +96,11 @@ std::vector<PixelRect> block_pixel_rects(const LaunchConfig& c, const Dim3& grid
     const long long per_block = 1LL * c.block.x * c.block.y;
     const long long first = (1LL * b.y * grid.x + b.x) * per_block;
     switch (c.mapping) {
-    case Mapping::TwoD: {
-        const int x0 = b.x * c.block.x * c.pixels_per_thread, y0 = b.y * c.block.y;
-        const int x1 = std::min(width, x0 + c.block.x * c.pixels_per_thread), y1 = std::min(height, y0 + c.block.y);
+    case Mapping::TwoD:
+    case Mapping::Columns: {
+        const Dim3 tile = block_tile(c), at = grid_to_picture(c.mapping, b); // columns: blockIdx.y picks the x tile
+        const int x0 = at.x * tile.x, y0 = at.y * tile.y;
+        const int x1 = std::min(width, x0 + tile.x), y1 = std::min(height, y0 + tile.y);
         if (x0 < x1 && y0 < y1) out.push_back({x0, y0, x1 - x0, y1 - y0});
         break;
     }
@@ -115,7 +120,7 @@ std::vector<Outline> block_outlines(const LaunchConfig& c, const Dim3& grid, int
                                     std::size_t max_outlines) {
     std::vector<Outline> out;
     if (b.x < 0 || b.y < 0 || b.x >= grid.x || b.y >= grid.y || c.block.count() <= 0) return out;
-    if (c.mapping == Mapping::TwoD) {
+    if (is_tiled(c.mapping)) {
         for (const PixelRect& r : block_pixel_rects(c, grid, width, height, b))
             out.push_back({{r.x, r.y}, {r.x + r.w, r.y}, {r.x + r.w, r.y + r.h}, {r.x, r.y + r.h}});
         return out;
@@ -134,8 +139,10 @@ std::vector<PixelRect> covered_rects(const LaunchConfig& c, const Dim3& grid, in
     const Coverage cov = coverage(c, width, height);
     std::vector<PixelRect> out;
     if (cov.covered_pixels == 0) return out;
-    if (c.mapping == Mapping::TwoD) {
-        out.push_back({0, 0, std::min(width, grid.x * c.block.x * c.pixels_per_thread), std::min(height, grid.y * c.block.y)});
+    if (is_tiled(c.mapping)) {
+        const Dim3 tile = block_tile(c), tiles = grid_to_picture(c.mapping, grid);
+        out.push_back({0, 0, static_cast<int>(std::min<long long>(width, 1LL * tiles.x * tile.x)),
+                       static_cast<int>(std::min<long long>(height, 1LL * tiles.y * tile.y))});
         return out;
     }
     append_run(out, 0, cov.covered_pixels, width); // 1D mappings cover a prefix of the pixels
@@ -160,6 +167,12 @@ std::string mapping_formula(const LaunchConfig& c, const Dim3& grid, int width, 
                            "if (x >= {} || y >= {}) return;\n"
                            "pixel[y*{} + x] = ...",
                            c.block.x, c.block.y, width, height, width);
+    case Mapping::Columns:
+        return fmt::format("y = blockIdx.x*{} + threadIdx.x   // lanes walk down a column\n"
+                           "x = blockIdx.y*{} + threadIdx.y\n"
+                           "if (x >= {} || y >= {}) return;\n"
+                           "pixel[y*{} + x] = ...   // lane k+1 stores {} pixels ({} bytes) after lane k",
+                           c.block.x, c.block.y, width, height, width, width, 4LL * width);
     case Mapping::Linear:
         return fmt::format("{}\n"
                            "if (i >= {}) return;\n"
@@ -177,6 +190,34 @@ std::string mapping_formula(const LaunchConfig& c, const Dim3& grid, int width, 
     }
     }
     return {};
+}
+
+WarpStores first_warp_stores(const LaunchConfig& c, int width, int height, int warp_size) {
+    WarpStores w;
+    const long long pixels = 1LL * width * height;
+    const int lanes = static_cast<int>(std::min<long long>(warp_size, 1LL * c.block.x * c.block.y));
+    const int store_bytes = 4 * c.pixels_per_thread;
+    std::set<long long> rows, lines;
+    for (int k = 0; k < lanes; ++k) {
+        const int tx = k % c.block.x, ty = k / c.block.x; // block (0, 0), layer z = 0
+        long long first; // the first pixel lane k stores
+        if (is_tiled(c.mapping)) {
+            const Dim3 p = grid_to_picture(c.mapping, {tx * c.pixels_per_thread, ty, 1});
+            if (p.x >= width || p.y >= height) continue;
+            first = 1LL * p.y * width + p.x;
+        } else {
+            first = 1LL * ty * c.block.x + tx;
+            if (first >= pixels) continue;
+        }
+        ++w.lanes;
+        rows.insert(first / width);
+        const long long end = std::min(first + c.pixels_per_thread, (first / width + 1) * width); // rows end a store
+        for (long long byte = first * 4; byte < end * 4; byte += 4) lines.insert(byte / kCacheLineBytes);
+    }
+    w.rows = static_cast<int>(rows.size());
+    w.cache_lines = static_cast<int>(lines.size());
+    w.ideal_lines = static_cast<int>((1LL * w.lanes * store_bytes + kCacheLineBytes - 1) / kCacheLineBytes);
+    return w;
 }
 
 } // namespace kc

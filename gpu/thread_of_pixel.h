@@ -48,4 +48,16 @@ std::vector<PixelRect> covered_rects(const LaunchConfig& config, const Dim3& gri
 // "x = blockIdx.x*50 + threadIdx.x".
 std::string mapping_formula(const LaunchConfig& config, const Dim3& grid, int width, int height);
 
+// What the first warp of a launch (block 0, z layer 0, lanes 0..31) stores in one instruction:
+// the rows it writes and the 128-byte cache lines it touches. Neighbouring 4-byte stores share a
+// line (coalesced: 32 lanes, 1 line); 32 stores a row apart each need their own (columns: 32 lines).
+constexpr int kCacheLineBytes = 128;
+struct WarpStores {
+    int lanes = 0;       // lanes that store (the others find no pixel)
+    int rows = 0;        // picture rows they store to
+    int cache_lines = 0; // 128-byte lines those stores touch
+    int ideal_lines = 0; // lines the same bytes need when they are neighbours
+};
+WarpStores first_warp_stores(const LaunchConfig& config, int width, int height, int warp_size = 32);
+
 } // namespace kc

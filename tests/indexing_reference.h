@@ -4,6 +4,7 @@
 // the shared thread body cannot hide in the expected values.
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -32,6 +33,11 @@ inline void for_each_write(const LaunchConfig& c, const Dim3& g, int width, int 
                                 if (x < width && y < height) visit(t, y * width + x);
                                 continue;
                             }
+                            if (c.mapping == Mapping::Columns) { // x and y exchanged: threadIdx.x walks down
+                                const long long y = 1LL * bx * c.block.x + tx, x = 1LL * by * c.block.y + ty;
+                                if (x < width && y < height) visit(t, y * width + x);
+                                continue;
+                            }
                             // Block number in the xy plane times threads per block, plus the thread's row-major index.
                             const long long first = (1LL * by * g.x + bx) * c.block.x * c.block.y + 1LL * ty * c.block.x + tx;
                             const long long step = c.mapping == Mapping::GridStride ? plane_threads : pixels;
@@ -50,7 +56,7 @@ inline std::vector<int> writes_per_pixel(const LaunchConfig& c, const Dim3& g, i
 inline LaunchConfig random_launch(std::mt19937& rng, int width, int height) {
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     LaunchConfig c;
-    c.mapping = static_cast<Mapping>(pick(0, 2));
+    c.mapping = kAllMappings[pick(0, static_cast<int>(std::size(kAllMappings)) - 1)];
     c.block = {pick(1, 40), pick(1, 12), 1};
     c.auto_grid = pick(0, 2) != 0;
     if (!c.auto_grid) c.grid = {pick(1, 12), pick(1, 6), 1};

@@ -72,7 +72,7 @@ inline std::vector<PaintJob> random_jobs(unsigned seed, int count, int max_side)
         j.params.weight = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
         j.params.cell = 1 + static_cast<int>(rng() % 97);
         j.launch.block = {1 + static_cast<int>(rng() % 64), 1 + static_cast<int>(rng() % 16), 1};
-        j.launch.mapping = static_cast<Mapping>(rng() % 3);
+        j.launch.mapping = kAllMappings[rng() % std::size(kAllMappings)];
         j.launch.auto_grid = rng() % 2 == 0;
         j.launch.grid = {1 + static_cast<int>(rng() % 12), 1 + static_cast<int>(rng() % 12), 1};
         if (j.launch.mapping == Mapping::TwoD && rng() % 2 == 0) j.launch.pixels_per_thread = 4; // widths not always multiples of 4

@@ -34,7 +34,7 @@ inline Rgb blend(int x, int y, int w, int h, int cell, double weight) {
 }
 
 // How many threads of a launch write each pixel, by enumerating every thread as CUDA would and
-// applying the mapping's formula (2d, the tutorial's linear flattening, or a grid-stride loop).
+// applying the mapping's formula (2d, columns, the tutorial's linear flattening, or a grid-stride loop).
 inline std::vector<int> writes_per_pixel(const LaunchConfig& l, const Dim3& grid, int w, int h) {
     std::vector<int> count(std::size_t(w) * h, 0);
     const long long n = 1LL * w * h;
@@ -52,6 +52,12 @@ inline std::vector<int> writes_per_pixel(const LaunchConfig& l, const Dim3& grid
                                     const long long x = column * l.pixels_per_thread + k;
                                     if (x < w && y < h) ++count[y * w + x];
                                 }
+                                continue;
+                            }
+                            if (l.mapping == Mapping::Columns) {
+                                // The 2d formulas with x and y exchanged: y from blockIdx.x/threadIdx.x.
+                                const long long y = 1LL * bx * l.block.x + tx, x = 1LL * by * l.block.y + ty;
+                                if (x < w && y < h) ++count[y * w + x];
                                 continue;
                             }
                             const long long block_id = bx + 1LL * by * grid.x;

@@ -10,6 +10,7 @@
 #include "cuda_raii.h"
 #include "indexing_reference.h"
 #include "launch_figures.h"
+#include "op_expectations.h"
 #include "registry.h"
 #include "thread_of_pixel.h"
 
@@ -75,6 +76,45 @@ TEST_F(GpuIndexing, ViewsEqualTheEmulatorForRandomLaunches) {
             for (std::size_t i = 0; i < gpu.size(); ++i)
                 ASSERT_EQ(gpu[i], cpu[i]) << view_name(v) << " pixel " << i << " " << mapping_name(job.launch.mapping)
                                           << " block " << to_string(job.launch.block);
+        }
+    }
+}
+
+// The columns mapping on the device, against the CPU references directly (not the emulator): the
+// generator ops' pixels, and the block and warp views coloured by the thread the reference names.
+TEST_F(GpuIndexing, ColumnsMatchesTheReference) {
+    std::mt19937 rng(1717);
+    for (int round = 0; round < 30; ++round) {
+        PaintJob job;
+        job.op = ref::generator_ops()[rng() % 3];
+        job.params.width = std::uniform_int_distribution<int>(1, 400)(rng);
+        job.params.height = std::uniform_int_distribution<int>(1, 300)(rng);
+        job.params.cell = std::uniform_int_distribution<int>(1, 40)(rng);
+        job.launch = {.block = {std::uniform_int_distribution<int>(1, 64)(rng), std::uniform_int_distribution<int>(1, 16)(rng), 1},
+                      .mapping = Mapping::Columns};
+        if (round % 3 == 0)
+            job.launch.auto_grid = false,
+            job.launch.grid = {std::uniform_int_distribution<int>(1, 9)(rng), std::uniform_int_distribution<int>(1, 9)(rng), 1};
+        const int w = job.params.width, h = job.params.height;
+        const Dim3 g = resolved_grid(job.launch, w, h);
+        const LaunchConfig& c = job.launch;
+        job.view = View::Pixels;
+        ASSERT_TRUE(ref::matches_reference(job, paint(job)));
+        for (View v : {View::Block, View::Warp}) {
+            job.view = v;
+            const auto out = paint(job);
+            std::vector<Pixel> want(out.size());
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x) want[std::size_t(y) * w + x] = uncovered_pixel(x, y);
+            test::for_each_write(c, g, w, h, [&](const test::Thread& t, long long i) {
+                const ThreadCoords tc{unsigned(t.bx), unsigned(t.by), 0, unsigned(t.tx), unsigned(t.ty), 0,
+                                      unsigned(c.block.x), unsigned(c.block.y), 1, unsigned(g.x), unsigned(g.y), 1};
+                want[std::size_t(i)] = v == View::Block ? block_colour(tc, Mapping::Columns, unsigned(w))
+                                                        : warp_colour(unsigned(t.ty * c.block.x + t.tx) / 32);
+            });
+            for (std::size_t i = 0; i < out.size(); ++i)
+                ASSERT_EQ(out[i], want[i]) << view_name(v) << " pixel (" << i % w << "," << i / w << ") block "
+                                           << to_string(c.block) << " grid " << to_string(g) << " on " << w << "x" << h;
         }
     }
 }

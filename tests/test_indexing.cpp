@@ -181,6 +181,9 @@ TEST(Mappings, FormulaShowsTheNumbers) {
     LaunchConfig two_d = c;
     two_d.mapping = Mapping::TwoD;
     EXPECT_NE(mapping_formula(two_d, c.grid, 800, 800).find("x = blockIdx.x*50 + threadIdx.x"), std::string::npos);
+    LaunchConfig columns = c;
+    columns.mapping = Mapping::Columns;
+    EXPECT_NE(mapping_formula(columns, c.grid, 800, 800).find("y = blockIdx.x*50 + threadIdx.x"), std::string::npos);
     LaunchConfig stride = c;
     stride.mapping = Mapping::GridStride;
     EXPECT_NE(mapping_formula(stride, {10, 1, 1}, 800, 800).find("i += 10000"), std::string::npos);
@@ -300,6 +303,105 @@ TEST(Coverage, FormulaCountsEqualBruteForceAndEmulatorCounts) {
     }
 }
 
+// Columns, the uncoalesced twin of 2d: on small odd sizes, the inverse mapping names the thread the
+// reference says writes each pixel, and a hand-set grid too small leaves exactly the reference's
+// uncovered pixels hatched.
+TEST(Columns, InverseAgreesWithTheReferenceForEveryPixel) {
+    for (auto [w, h] : {std::pair{1, 1}, {3, 5}, {7, 3}, {33, 17}, {31, 65}, {45, 9}})
+        for (const Dim3 block : {Dim3{32, 1, 1}, Dim3{1, 32, 1}, Dim3{5, 3, 1}, Dim3{7, 7, 1}, Dim3{3, 11, 1}})
+            for (const bool auto_grid : {true, false}) {
+                const LaunchConfig c{.block = block, .grid = {2, 3, 1}, .auto_grid = auto_grid, .mapping = Mapping::Columns};
+                const Dim3 g = resolved_grid(c, w, h);
+                std::vector<std::vector<Thread>> writers(std::size_t(w) * h);
+                test::for_each_write(c, g, w, h, [&](const Thread& t, long long i) { writers[std::size_t(i)].push_back(t); });
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < w; ++x) {
+                        const auto& all = writers[std::size_t(y) * w + x];
+                        const PixelWriter wr = thread_of_pixel(c, g, w, h, x, y);
+                        const std::string what = fmt::format("({},{}) {}", x, y, describe(c, g, w, h));
+                        ASSERT_EQ(wr.covered, !all.empty()) << what;
+                        if (all.empty()) continue;
+                        ASSERT_EQ(all.size(), 1u) << what;
+                        const Thread& t = all.front();
+                        ASSERT_EQ(wr.block_idx, (Dim3{t.bx, t.by, 0})) << what;
+                        ASSERT_EQ(wr.thread_idx, (Dim3{t.tx, t.ty, 0})) << what;
+                        ASSERT_EQ(wr.thread_in_block, t.ty * block.x + t.tx) << what;
+                        ASSERT_EQ(wr.block_in_launch, 1LL * t.by * g.x + t.bx) << what;
+                    }
+            }
+}
+
+TEST(Columns, TooSmallGridLeavesExactlyTheReferencesPixelsUncovered) {
+    std::mt19937 rng(2718);
+    for (int round = 0; round < 60; ++round) {
+        PaintJob job;
+        job.params.width = std::uniform_int_distribution<int>(1, 90)(rng);
+        job.params.height = std::uniform_int_distribution<int>(1, 70)(rng);
+        job.launch = {.block = {std::uniform_int_distribution<int>(1, 40)(rng), std::uniform_int_distribution<int>(1, 12)(rng), 1},
+                      .grid = {std::uniform_int_distribution<int>(1, 5)(rng), std::uniform_int_distribution<int>(1, 5)(rng), 1},
+                      .auto_grid = false,
+                      .mapping = Mapping::Columns};
+        job.view = round % 2 ? View::Pixels : View::Block;
+        const int w = job.params.width, h = job.params.height;
+        const Dim3 g = job.launch.grid;
+        const auto out = emulate(job);
+        std::vector<bool> written(out.size(), false);
+        test::for_each_write(job.launch, g, w, h, [&](const Thread&, long long i) { written[std::size_t(i)] = true; });
+        long long covered = 0;
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                const std::size_t i = std::size_t(y) * w + x;
+                covered += written[i];
+                ASSERT_EQ(out[i] == uncovered_pixel(x, y), !written[i]) << x << "," << y << " " << describe(job.launch, g, w, h);
+                ASSERT_FALSE(out[i] == kPoison);
+            }
+        EXPECT_EQ(coverage(job.launch, w, h).covered_pixels, covered) << describe(job.launch, g, w, h);
+        long long in_rects = 0;
+        for (const PixelRect& r : covered_rects(job.launch, g, w, h)) in_rects += 1LL * r.w * r.h;
+        EXPECT_EQ(in_rects, covered);
+    }
+}
+
+// A columns block is blockDim.y pixels wide and blockDim.x tall, placed by (blockIdx.y, blockIdx.x).
+TEST(Columns, BlockRectIsTheTransposedTile) {
+    const LaunchConfig c{.block = {8, 4, 1}, .mapping = Mapping::Columns};
+    const Dim3 g = resolved_grid(c, 30, 20); // 3 blocks down (grid.x), 8 across (grid.y)
+    EXPECT_EQ(g, (Dim3{3, 8, 1}));
+    EXPECT_EQ(block_pixel_rects(c, g, 30, 20, {1, 2, 0}), (std::vector<PixelRect>{{8, 8, 4, 8}}));
+    EXPECT_EQ(block_pixel_rects(c, g, 30, 20, {2, 7, 0}), (std::vector<PixelRect>{{28, 16, 2, 4}})); // clipped
+}
+
+TEST(Columns, FormulaShowsTheStrideBetweenLanes) {
+    const LaunchConfig c{.block = {32, 8, 1}, .mapping = Mapping::Columns};
+    const std::string f = mapping_formula(c, resolved_grid(c, 800, 600), 800, 600);
+    EXPECT_NE(f.find("y = blockIdx.x*32 + threadIdx.x"), std::string::npos) << f;
+    EXPECT_NE(f.find("x = blockIdx.y*8 + threadIdx.y"), std::string::npos) << f;
+    EXPECT_NE(f.find("lane k+1 stores 800 pixels (3200 bytes) after lane k"), std::string::npos) << f;
+}
+
+// The coalescing figure the panel shows: how many 128-byte lines warp 0's store touches.
+TEST(Columns, WarpStoresTouchOneLinePerLane) {
+    auto stores = [](Mapping m, Dim3 block, int ppt = 1) {
+        return first_warp_stores({.block = block, .mapping = m, .pixels_per_thread = ppt}, 800, 600);
+    };
+    const WarpStores columns = stores(Mapping::Columns, {32, 8, 1});
+    EXPECT_EQ(columns.lanes, 32);
+    EXPECT_EQ(columns.rows, 32);
+    EXPECT_EQ(columns.cache_lines, 32);
+    EXPECT_EQ(columns.ideal_lines, 1);
+    const WarpStores two_d = stores(Mapping::TwoD, {32, 8, 1});
+    EXPECT_EQ(two_d.rows, 1);
+    EXPECT_EQ(two_d.cache_lines, 1);
+    // The block shape is the other half of the lesson: 1x32 puts a columns warp back along a row,
+    // and a 2d warp down a column.
+    EXPECT_EQ(stores(Mapping::Columns, {1, 32, 1}).cache_lines, 1);
+    EXPECT_EQ(stores(Mapping::TwoD, {1, 32, 1}).cache_lines, 32);
+    EXPECT_EQ(stores(Mapping::Columns, {8, 4, 1}).cache_lines, 8); // 4 neighbours in each of 8 rows
+    EXPECT_EQ(stores(Mapping::TwoD, {32, 8, 1}, 4).cache_lines, 4); // 512 bytes of 16-byte stores
+    EXPECT_EQ(stores(Mapping::Linear, {50, 20, 1}).cache_lines, 1);
+    EXPECT_EQ(first_warp_stores({.block = {32, 8, 1}, .mapping = Mapping::Columns}, 5, 3).lanes, 3); // a 3-row canvas
+}
+
 TEST(Coverage, SmRecordNamesAWorker) {
     PaintJob job;
     job.params.width = 64, job.params.height = 64;
@@ -309,11 +411,12 @@ TEST(Coverage, SmRecordNamesAWorker) {
 }
 
 TEST(StepMode, OnlyTheFirstBlocksInLaunchOrderPaint) {
+    for (Mapping m : {Mapping::TwoD, Mapping::Columns}) { // columns: launch order walks down first
     PaintJob job;
     job.params.width = 40, job.params.height = 30;
-    job.launch = {.block = {8, 8, 1}, .mapping = Mapping::TwoD};
+    job.launch = {.block = {8, 8, 1}, .mapping = m};
     job.view = View::Block;
-    const Dim3 g = resolved_grid(job.launch, 40, 30); // 5x4 blocks
+    const Dim3 g = resolved_grid(job.launch, 40, 30); // 5x4 blocks (4x5 for columns)
     for (long long limit : {0LL, 1LL, 7LL, 19LL, 20LL, 100LL}) {
         job.max_blocks = limit;
         const auto out = emulate(job);
@@ -321,8 +424,10 @@ TEST(StepMode, OnlyTheFirstBlocksInLaunchOrderPaint) {
             for (int x = 0; x < 40; ++x) {
                 const PixelWriter w = thread_of_pixel(job.launch, g, 40, 30, x, y);
                 const bool painted = w.block_in_launch < limit;
-                ASSERT_EQ(out[std::size_t(y) * 40 + x] == uncovered_pixel(x, y), !painted) << limit << " " << x << "," << y;
+                ASSERT_EQ(out[std::size_t(y) * 40 + x] == uncovered_pixel(x, y), !painted)
+                    << mapping_name(m) << " " << limit << " " << x << "," << y;
             }
+    }
     }
 }
 

@@ -1,6 +1,8 @@
 // Launch-configuration checks: limits, round-up grids, the tutorial preset, refusals.
 #include <gtest/gtest.h>
 
+#include <iterator>
+
 #include "fast_div.h"
 #include "launch_config.h"
 #include "reference.h"
@@ -95,7 +97,7 @@ TEST(LaunchConfig, CoverageMatchesBruteForceCount) {
         l.block = {1 + int(rng() % 40), 1 + int(rng() % 12), 1 + int(rng() % 2)};
         l.auto_grid = rng() % 3 == 0;
         l.grid = {1 + int(rng() % 9), 1 + int(rng() % 9), 1 + int(rng() % 2)};
-        l.mapping = static_cast<Mapping>(rng() % 3);
+        l.mapping = kAllMappings[rng() % std::size(kAllMappings)];
         const int w = 1 + int(rng() % 70), h = 1 + int(rng() % 50);
         const auto count = ref::writes_per_pixel(l, resolved_grid(l, w, h), w, h);
         long long covered = 0, repeated = 0;
@@ -117,6 +119,46 @@ TEST(LaunchConfig, FourPixelsPerThreadNeedsThe2dMappingAndQuartersTheGrid) {
     l.mapping = Mapping::TwoD;
     l.pixels_per_thread = 3;
     EXPECT_NE(launch_error(l, 800, 800, universal_limits()), std::nullopt);
+}
+
+TEST(LaunchConfig, ColumnsParsesAndIsListed) {
+    EXPECT_EQ(parse_mapping("columns"), Mapping::Columns);
+    EXPECT_EQ(mapping_name(Mapping::Columns), "columns");
+    EXPECT_EQ(mapping_names(), "2d, columns, linear, grid-stride");
+    EXPECT_TRUE(is_tiled(Mapping::Columns));
+    EXPECT_FALSE(is_tiled(Mapping::Linear));
+}
+
+// Columns exchanges the axes: grid.x covers the height in steps of blockDim.x, grid.y the width in
+// steps of blockDim.y.
+TEST(LaunchConfig, ColumnsAutoGridCoversTheHeightWithGridX) {
+    EXPECT_EQ(auto_grid({32, 8, 1}, 3840, 2160, Mapping::Columns), (Dim3{68, 480, 1}));
+    EXPECT_EQ(auto_grid({32, 8, 1}, 800, 600, Mapping::Columns), (Dim3{19, 100, 1}));
+    EXPECT_EQ(auto_grid({1, 32, 1}, 3840, 2160, Mapping::Columns), (Dim3{2160, 120, 1}));
+    EXPECT_EQ(auto_grid({50, 20, 1}, 801, 333, Mapping::Columns), (Dim3{7, 41, 1}));
+    std::mt19937 rng(31);
+    for (int trial = 0; trial < 200; ++trial) {
+        LaunchConfig l{.block = {1 + int(rng() % 40), 1 + int(rng() % 12), 1}, .mapping = Mapping::Columns};
+        const int w = 1 + int(rng() % 90), h = 1 + int(rng() % 70);
+        const Dim3 g = resolved_grid(l, w, h);
+        // The smallest grid that reaches every pixel, and every pixel exactly once.
+        EXPECT_GE(1LL * g.x * l.block.x, h);
+        EXPECT_LT(1LL * (g.x - 1) * l.block.x, h);
+        EXPECT_GE(1LL * g.y * l.block.y, w);
+        EXPECT_LT(1LL * (g.y - 1) * l.block.y, w);
+        for (int n : ref::writes_per_pixel(l, g, w, h)) ASSERT_EQ(n, 1) << to_string(l.block) << " " << w << "x" << h;
+        EXPECT_TRUE(coverage(l, w, h).covers_all());
+    }
+}
+
+TEST(LaunchConfig, ColumnsKeepsTheLimitsAndRefusesFourPixelsPerThread) {
+    LaunchConfig l{.block = {32, 8, 1}, .grid = {10, 70000, 1}, .auto_grid = false, .mapping = Mapping::Columns};
+    EXPECT_NE(launch_error(l, 800, 800, universal_limits()).value_or("").find("grid y = 70000"), std::string::npos);
+    l.auto_grid = true;
+    l.block = {1024, 1, 1}; // the widest picture needs 16384 blocks in y: under the limit
+    EXPECT_EQ(launch_error(l, 16384, 16384, universal_limits()), std::nullopt);
+    l.pixels_per_thread = 4;
+    EXPECT_EQ(launch_error(l, 800, 800, universal_limits()), "4 pixels per thread needs the 2d mapping");
 }
 
 TEST(FastDiv, EqualsIntegerDivision) {

@@ -18,6 +18,22 @@ TEST(CpuEmulator, EveryOpMatchesTheReferenceOverManyLaunches) {
     for (const PaintJob& job : ref::random_jobs(1234, 150, 120)) ASSERT_TRUE(ref::matches_reference(job, paint(job)));
 }
 
+// The columns mapping paints the same picture as 2d, only in another order: every generator op, on
+// random sizes and blocks (a hand-set grid now and then), over a poisoned canvas.
+TEST(CpuEmulator, ColumnsPaintsTheReferenceImage) {
+    std::mt19937 rng(4242);
+    for (int round = 0; round < 80; ++round) {
+        PaintJob job;
+        job.op = ref::generator_ops()[rng() % 3];
+        job.params.width = 1 + int(rng() % 150), job.params.height = 1 + int(rng() % 110);
+        job.params.cell = 1 + int(rng() % 40);
+        job.params.weight = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+        job.launch = {.block = {1 + int(rng() % 64), 1 + int(rng() % 16), 1}, .mapping = Mapping::Columns};
+        if (round % 4 == 0) job.launch.auto_grid = false, job.launch.grid = {1 + int(rng() % 8), 1 + int(rng() % 8), 1};
+        ASSERT_TRUE(ref::matches_reference(job, paint(job)));
+    }
+}
+
 TEST(CpuEmulator, GradientIsPixelExactToTheTutorialAt800) {
     PaintJob job; // gradient, 800x800, default launch
     job.launch = tutorial_preset();

@@ -81,7 +81,7 @@ Image noise_image(int w, int h, unsigned seed) {
 }
 
 struct Row {
-    std::string op, size, backend, present, block;
+    std::string op, size, backend, present, block, mapping;
     int pixels_per_thread;
     double frame_us, streamed_us, draw_us, kernel_us, gbs, copy_gbs, pct_of_copy, map_us, unmap_us, copy_us, upload_us;
 };
@@ -101,7 +101,7 @@ std::vector<BlockTiming> sweep_blocks(FramePainter& painter, Canvas& canvas, Pai
         for (int y = 1; x * y <= 1024; y *= 2)
             if (x * y >= 32) blocks.push_back({x, y, 1});
     job.launch.auto_grid = true;
-    job.launch.mapping = Mapping::TwoD;
+    if (!is_tiled(job.launch.mapping)) job.launch.mapping = Mapping::TwoD; // columns stays: 32x1 vs 1x32 is its lesson
     std::vector<BlockTiming> results;
     for (const Dim3& b : blocks) {
         job.launch.block = b;
@@ -164,6 +164,16 @@ int run_bench(const BenchOptions& o) {
         fmt::print(stderr, "kcanvas bench: bad --screen '{}' (WxH)\n", o.screen);
         return 2;
     }
+    std::vector<Mapping> mappings;
+    for (const std::string& m : o.mappings) {
+        const auto mapping = parse_mapping(m);
+        if (!mapping) {
+            fmt::print(stderr, "kcanvas bench: unknown mapping '{}': choose from {}\n", m, mapping_names());
+            return 2;
+        }
+        mappings.push_back(*mapping);
+    }
+    if (mappings.empty()) mappings.push_back(Mapping::TwoD);
     const auto block = parse_dim3(o.block);
     if (!block) {
         fmt::print(stderr, "kcanvas bench: bad --block '{}'\n", o.block);
@@ -189,13 +199,17 @@ int run_bench(const BenchOptions& o) {
         fmt::print("kcanvas bench on {} ({})\n", device, context->description());
         if (o.sweep_blocks) {
             for (const OpInfo* op : ops)
-                for (auto [w, h] : sizes) {
+                for (auto [w, h] : sizes)
+                for (Mapping mapping : mappings) {
+                    if (op->custom && mapping != mappings.front()) continue; // custom ops launch their own grids
                     Canvas canvas(w, h);
                     PaintJob job;
                     job.op = op->index;
                     job.params.width = w, job.params.height = h;
+                    job.launch.mapping = mapping;
                     const auto results = sweep_blocks(painter, canvas, job, o.reps);
-                    fmt::print("\n{} {}x{} on {}: kernel median per block (fastest first)\n", op->name, w, h,
+                    fmt::print("\n{} {}x{} {} on {}: kernel median per block (fastest first)\n", op->name, w, h,
+                               op->custom ? "own launch" : mapping_name(is_tiled(mapping) ? mapping : Mapping::TwoD),
                                backend_name(painter.backend()));
                     for (const BlockTiming& r : results) fmt::print("  {:>10}  {:9.2f} us\n", to_string(r.block), r.median_us);
                     if (!results.empty()) fmt::print("  best: {}\n", to_string(results.front().block));
@@ -215,7 +229,7 @@ int run_bench(const BenchOptions& o) {
             else
                 paths.emplace_back(b, Present::PixelBuffer);
         }
-        const std::size_t total = paths.size() * ops.size() * sizes.size() * o.pixels_per_thread.size();
+        const std::size_t total = paths.size() * ops.size() * sizes.size() * o.pixels_per_thread.size() * mappings.size();
         std::size_t done = 0;
         for (auto [w, h] : sizes) {
             Canvas canvas(w, h);
@@ -337,9 +351,12 @@ int run_bench(const BenchOptions& o) {
                 painter.set_backend(backend);
                 painter.set_present(present);
                 for (const OpInfo* op : ops)
+                for (Mapping mapping : mappings)
                 for (int ppt : o.pixels_per_thread) {
-                    // 4 pixels per thread: per-pixel ops only, and only where the kernel writes GL memory.
-                    if (ppt != 1 && (op->custom || backend != Backend::CudaInterop)) {
+                    // 4 pixels per thread: per-pixel ops with the 2d mapping only, and only where the
+                    // kernel writes GL memory. Custom ops launch their own grids: one row, whatever the mapping.
+                    if ((ppt != 1 && (op->custom || backend != Backend::CudaInterop || mapping != Mapping::TwoD)) ||
+                        (op->custom && mapping != mappings.front())) {
                         ++done;
                         continue;
                     }
@@ -350,6 +367,7 @@ int run_bench(const BenchOptions& o) {
                     job.params.width = w, job.params.height = h;
                     job.launch.block = *block;
                     job.launch.pixels_per_thread = ppt;
+                    job.launch.mapping = mapping;
                     std::vector<double> frames;
                     TimingStats draw_times(o.reps);
                     for (int i = 0; i < o.warmup + o.reps; ++i) {
@@ -388,7 +406,7 @@ int run_bench(const BenchOptions& o) {
                     const double gbs = op_bytes / (t.kernel.median() * 1e3);
                     rows.push_back({std::string(op->name), fmt::format("{}x{}", w, h), std::string(backend_name(backend)),
                                     backend == Backend::CudaInterop ? std::string(present_name(present)) : "upload",
-                                    to_string(*block), ppt, median(frames), streamed_us, draw_times.median(), t.kernel.median(), gbs, copy_gbs,
+                                    to_string(*block), op->custom ? "-" : std::string(mapping_name(mapping)), ppt, median(frames), streamed_us, draw_times.median(), t.kernel.median(), gbs, copy_gbs,
                                     copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0, t.map.median(), t.unmap.median(),
                                     t.copy.median(), t.upload.median()});
                     ++done;
@@ -396,23 +414,23 @@ int run_bench(const BenchOptions& o) {
             }
         }
         fmt::print(stderr, "\r{:<100}\r", "");
-        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>3} {:>10} {:>10} {:>8} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n", "op", "size",
-                   "backend", "present", "ppt", "frame us", "stream us", "draw us", "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us",
+        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>10} {:>10} {:>8} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n", "op", "size",
+                   "backend", "present", "mapping", "ppt", "frame us", "stream us", "draw us", "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us",
                    "upload us");
         for (const Row& r : rows)
-            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>3} {:>10.1f} {:>10.1f} {:>8.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
-                       r.op, r.size, r.backend, r.present, r.pixels_per_thread, r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
+            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>10.1f} {:>10.1f} {:>8.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
+                       r.op, r.size, r.backend, r.present, r.mapping, r.pixels_per_thread, r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
                        r.unmap_us, r.copy_us, r.upload_us);
         std::ofstream csv(o.csv);
-        csv << "op,size,backend,present,block,pixels_per_thread,frame_us,streamed_frame_us,draw_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
+        csv << "op,size,backend,present,block,mapping,pixels_per_thread,frame_us,streamed_frame_us,draw_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
                "upload_us\n";
         nlohmann::json j = {{"device", device}, {"gl", context->description()}, {"reps", o.reps}, {"warmup", o.warmup}};
         for (const Row& r : rows) {
-            csv << fmt::format("{},{},{},{},{},{},{:.2f},{:.2f},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
-                               r.size, r.backend, r.present, r.block, r.pixels_per_thread, r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.copy_gbs,
+            csv << fmt::format("{},{},{},{},{},{},{},{:.2f},{:.2f},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
+                               r.size, r.backend, r.present, r.block, r.mapping, r.pixels_per_thread, r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.copy_gbs,
                                r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us);
             j["rows"].push_back({{"op", r.op}, {"size", r.size}, {"backend", r.backend}, {"present", r.present},
-                                 {"block", r.block}, {"pixels_per_thread", r.pixels_per_thread}, {"frame_us", r.frame_us}, {"streamed_frame_us", r.streamed_us}, {"draw_us", r.draw_us}, {"kernel_us", r.kernel_us},
+                                 {"block", r.block}, {"mapping", r.mapping}, {"pixels_per_thread", r.pixels_per_thread}, {"frame_us", r.frame_us}, {"streamed_frame_us", r.streamed_us}, {"draw_us", r.draw_us}, {"kernel_us", r.kernel_us},
                                  {"kernel_gbs", r.gbs}, {"copy_gbs", r.copy_gbs}, {"pct_of_copy", r.pct_of_copy},
                                  {"map_us", r.map_us}, {"unmap_us", r.unmap_us}, {"copy_us", r.copy_us},
                                  {"upload_us", r.upload_us}});

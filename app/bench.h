@@ -18,6 +18,7 @@ struct BenchOptions {
     std::string block = "32x8";
     std::string screen = "1920x1080"; // the framebuffer a frame draws the canvas into
     std::vector<int> pixels_per_thread{1, 4};
+    std::vector<std::string> mappings{"2d"}; // of the per-pixel ops; 4 pixels per thread runs with 2d only
     int reps = 200;
     int warmup = 20;
     std::string csv = "bench.csv";
@@ -31,7 +32,8 @@ struct BlockTiming {
     double median_us = 0;
 };
 // Times `job` with every block shape worth trying (powers of two with 32..1024 threads, and the
-// tutorial's 50x20), fastest first. Blocks the device refuses are skipped.
+// tutorial's 50x20), fastest first, with an auto grid and the job's mapping if it is 2d or
+// columns (2d otherwise). Blocks the device refuses are skipped.
 std::vector<BlockTiming> sweep_blocks(FramePainter& painter, Canvas& canvas, PaintJob job, int reps);
 
 int run_bench(const BenchOptions& o); // returns the exit code

@@ -26,7 +26,7 @@ void draw_outline(ImDrawList* d, const CanvasTransform& t, const Outline& o, ImU
     d->AddPolyline(points, n, colour, ImDrawFlags_Closed, thickness);
 }
 
-// Every block's boundary: grid lines for 2d, one outline per block run for 1D mappings. Skipped
+// Every block's boundary: grid lines for 2d and columns, one outline per block run for 1D mappings. Skipped
 // (with a note) when blocks would be under a few screen pixels or too many to draw.
 void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h,
                            ImU32 colour, float thickness);
@@ -39,18 +39,22 @@ void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const Launch
 
 void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h,
                            ImU32 colour, float thickness) {
-    if (l.mapping == Mapping::TwoD) {
-        const int block_w = l.block.x * l.pixels_per_thread; // pixels a block spans in x
-        if (block_w * t.sx < 3 || l.block.y * t.sy < 3) {
+    if (is_tiled(l.mapping)) {
+        // Columns: a block is blockDim.y pixels wide and blockDim.x tall, and blockIdx.y walks x.
+        const Dim3 tile = block_tile(l), tiles = grid_to_picture(l.mapping, grid);
+        if (tile.x * t.sx < 3 || tile.y * t.sy < 3) {
             d->AddText(t.to_screen(4, 4), IM_COL32(255, 255, 255, 255), "blocks too small to outline at this size");
             return;
         }
-        const int right = std::min(w, grid.x * block_w), bottom = std::min(h, grid.y * l.block.y);
-        for (int bx = 0; bx <= grid.x && bx * block_w <= right; ++bx)
-            d->AddLine(t.to_screen(float(bx * block_w), 0), t.to_screen(float(bx * block_w), float(bottom)), colour, thickness);
+        const int right = int(std::min<long long>(w, 1LL * tiles.x * tile.x));
+        const int bottom = int(std::min<long long>(h, 1LL * tiles.y * tile.y));
+        for (int i = 0; i <= tiles.x && i * tile.x <= right; ++i)
+            d->AddLine(t.to_screen(float(i * tile.x), 0), t.to_screen(float(i * tile.x), float(bottom)), colour,
+                       thickness);
         d->AddLine(t.to_screen(float(right), 0), t.to_screen(float(right), float(bottom)), colour, thickness);
-        for (int by = 0; by <= grid.y && by * l.block.y <= bottom; ++by)
-            d->AddLine(t.to_screen(0, float(by * l.block.y)), t.to_screen(float(right), float(by * l.block.y)), colour, thickness);
+        for (int i = 0; i <= tiles.y && i * tile.y <= bottom; ++i)
+            d->AddLine(t.to_screen(0, float(i * tile.y)), t.to_screen(float(right), float(i * tile.y)), colour,
+                       thickness);
         d->AddLine(t.to_screen(0, float(bottom)), t.to_screen(float(right), float(bottom)), colour, thickness);
         return;
     }

@@ -8,6 +8,7 @@
 
 #include "registry.h"
 #include "teach_panel.h"
+#include "thread_of_pixel.h"
 
 namespace kc {
 
@@ -148,6 +149,20 @@ void canvas_section(UiState& s) {
     }
 }
 
+// Why columns is slow, in one line: with the warp's own numbers (a narrow block undoes the damage).
+void columns_why(const LaunchConfig& l, int width, int height) {
+    const WarpStores w = first_warp_stores(l, width, height);
+    if (w.lanes == 0) return;
+    if (w.rows == w.lanes)
+        ImGui::TextWrapped("a warp writes %d pixels 1 column tall: %d cache lines per store instead of %d - compare "
+                           "the kernel time with 2d",
+                           w.lanes, w.cache_lines, w.ideal_lines);
+    else
+        ImGui::TextWrapped("a warp writes %d pixels in %d rows: %d cache lines per store (%d when coalesced) - compare "
+                           "the kernel time with 2d",
+                           w.lanes, w.rows, w.cache_lines, w.ideal_lines);
+}
+
 void launch_section(UiState& s) {
     LaunchConfig& l = s.job.launch;
     ImGui::InputInt2("Block x, y", &l.block.x);
@@ -167,6 +182,7 @@ void launch_section(UiState& s) {
             if (ImGui::Selectable(std::string(mapping_name(m)).c_str(), m == l.mapping)) l.mapping = m;
         ImGui::EndCombo();
     }
+    if (l.mapping == Mapping::Columns) columns_why(l, s.job.params.width, s.job.params.height);
     if (ImGui::BeginCombo("View", std::string(view_name(s.job.view)).c_str())) {
         for (View v : all_views())
             if (ImGui::Selectable(std::string(view_name(v)).c_str(), v == s.job.view)) s.job.view = v;
@@ -278,7 +294,7 @@ void tune_section(UiState& s) {
     if (ImGui::Button("Find the fastest block")) s.tune_request = true;
     if (custom) ImGui::EndDisabled();
     help_marker("Times the current op with every block shape of 32..1024 threads (powers of two) and the "
-                "tutorial's 50x20, auto grid, 2d mapping; applies the fastest. The same as "
+                "tutorial's 50x20, auto grid, the 2d mapping (columns stays columns); applies the fastest. The same as "
                 "`kcanvas bench --sweep-blocks`.");
     if (s.tune_results.empty()) return;
     if (ImGui::BeginTable("tune", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,

@@ -67,7 +67,7 @@ void legend(const PaintJob& job, const Dim3& grid) {
     switch (job.view) {
     case View::Pixels: ImGui::TextWrapped("The operation's output. Pick another view to see which thread wrote each pixel."); break;
     case View::Block: {
-        if (m == Mapping::TwoD)
+        if (is_tiled(m))
             ImGui::TextWrapped("One colour per block. Hue class (blockIdx.x + 3*blockIdx.y) mod 6, so all eight neighbours differ; odd classes darker.");
         else
             ImGui::TextWrapped("One colour per block. Hue class = block number mod %u, chosen so blocks whose pixels touch never share it.",
@@ -133,6 +133,24 @@ void legend(const PaintJob& job, const Dim3& grid) {
     swatch("##rep", Pixel{40, 40, 230, 255}, "red tint: more than one thread writes it");
 }
 
+// Coalescing: how many cache lines one store instruction of a warp touches under this mapping.
+void warp_store_line(const LaunchConfig& l, int w, int h) {
+    if (launch_error(l, w, h, universal_limits())) return;
+    const WarpStores ws = first_warp_stores(l, w, h);
+    if (ws.lanes == 0) return;
+    if (ws.cache_lines <= ws.ideal_lines) {
+        ImGui::TextDisabled("warp 0's %d stores: %d cache line%s of %d B (coalesced)", ws.lanes, ws.cache_lines,
+                            ws.cache_lines == 1 ? "" : "s", kCacheLineBytes);
+        return;
+    }
+    if (ws.rows == ws.lanes)
+        coloured(kWarn, "a warp's {} stores are {} rows apart ({} pixels): {} cache lines instead of {} (uncoalesced)",
+                 ws.lanes, ws.rows, w, ws.cache_lines, ws.ideal_lines);
+    else
+        coloured(kWarn, "warp 0's {} stores span {} rows: {} cache lines of {} B where {} would do", ws.lanes, ws.rows,
+                 ws.cache_lines, kCacheLineBytes, ws.ideal_lines);
+}
+
 // Step mode runs every frame, whether or not its controls are shown.
 void advance_step(UiState& s, long long blocks) {
     TeachState& t = s.teach;
@@ -171,6 +189,7 @@ void indexing_section(UiState& s, const PanelContext&) {
     const Dim3 grid = resolved_grid(l, w, h);
     ImGui::TextDisabled("Mapping %s, grid %s:", std::string(mapping_name(l.mapping)).c_str(), to_string(grid).c_str());
     lines(mapping_formula(l, grid, w, h));
+    warp_store_line(l, w, h);
     if (l.block.z > 1 || grid.z > 1)
         coloured(kWarn, "threadIdx.z and blockIdx.z take no part: each z layer writes the same pixels again.");
 

@@ -184,7 +184,8 @@ using Clock = std::chrono::steady_clock;
 double micros_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
 
 // The panel's "Find the fastest block": a block sweep of the current op (a second or so, during
-// which the window waits), then the fastest block with an auto grid and the 2d mapping.
+// which the window waits), then the fastest block with an auto grid and the 2d mapping (columns
+// stays columns: its lesson is 32x1 against 1x32).
 void tune_block(UiState& s, FramePainter& painter, Canvas& canvas) {
     s.tune_request = false;
     try {
@@ -199,7 +200,7 @@ void tune_block(UiState& s, FramePainter& painter, Canvas& canvas) {
     }
     s.job.launch.block = s.tune_results.front().block;
     s.job.launch.auto_grid = true;
-    s.job.launch.mapping = Mapping::TwoD;
+    if (!is_tiled(s.job.launch.mapping)) s.job.launch.mapping = Mapping::TwoD;
     s.message = fmt::format("fastest block: {} ({:.2f} us); applied", to_string(s.job.launch.block),
                             s.tune_results.front().median_us);
 }

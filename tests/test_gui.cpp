@@ -9,6 +9,7 @@
 #include <set>
 
 #include "image_file.h"
+#include "indexing_reference.h"
 #include "op_expectations.h"
 #include "run_process.h"
 
@@ -64,6 +65,46 @@ TEST(Gui, ScriptedPanelChangesPaintTheReferencePictures) {
     std::set<std::uint32_t> colours;
     for (const Pixel& p : window.pixels) colours.insert(p.r << 16 | p.g << 8 | p.b);
     EXPECT_GT(colours.size(), 100u);
+}
+
+// The columns mapping through the window: the panel with its why-line, the inspector, block
+// outlines and step mode run, the picture is the reference's, and the block tuner keeps columns.
+TEST(Gui, ColumnsMappingPaintsTheSamePictureAndTheTunerKeepsIt) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display: run under xvfb-run (the test script does)";
+    const std::string dir = ::testing::TempDir() + "/kc_gui_columns";
+    std::filesystem::create_directories(dir);
+    const std::string script = dir + "/script.txt";
+    std::ofstream(script) << "backend cpu\n"
+                             "size 320x200\n"
+                             "mapping columns\nblock 32x8\npanel indexing\ninspect 100,50\noutlines on\nwait 3\nstatus\n"
+                             "save " << dir << "/columns.png\n"
+                             "screenshot " << dir << "/window.png\n"
+                             "view warp\nstep 5\nwait 3\nstep off\nview pixels\ninspect off\n"
+                             "tune\nwait 2\nstatus\nview warp\nwait 2\n"
+                             "save " << dir << "/tuned_warps.png\n"
+                             "quit\n";
+    const auto r = test::run("--script " + script);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("status: ok"), std::string::npos) << r.output;
+    PaintJob job;
+    job.params = {.width = 320, .height = 200, .weight = 0.75f, .cell = 80};
+    job.launch.mapping = Mapping::Columns;
+    EXPECT_TRUE(ref::matches_reference(job, test::load_png(dir + "/columns.png").pixels));
+    EXPECT_GT(test::load_png(dir + "/window.png").width, 0);
+
+    // The tuned block, still with columns: its warps are coloured down the columns.
+    const std::string applied = "message: fastest block: ";
+    const std::size_t at = r.output.find(applied);
+    ASSERT_NE(at, std::string::npos) << r.output;
+    const std::size_t from = at + applied.size();
+    const auto tuned = parse_dim3(r.output.substr(from, r.output.find(' ', from) - from));
+    ASSERT_TRUE(tuned) << r.output;
+    const LaunchConfig l{.block = *tuned, .mapping = Mapping::Columns};
+    std::vector<Pixel> want(320 * 200, Pixel{});
+    test::for_each_write(l, resolved_grid(l, 320, 200), 320, 200, [&](const test::Thread& t, long long i) {
+        want[std::size_t(i)] = warp_colour(unsigned(t.ty * l.block.x + t.tx) / 32);
+    });
+    EXPECT_TRUE(test::load_png(dir + "/tuned_warps.png").pixels == want) << "block " << to_string(*tuned);
 }
 
 TEST(Gui, NoDisplayIsAClearErrorNotACrash) {

@@ -36,9 +36,12 @@ protected:
         std::vector<Pixel> host(n, kPoison);
         DeviceBuffer<Pixel> pixels(n);
         DeviceBuffer<unsigned> write_counts(writes ? n : 0), sm_ids(sms ? n : 0);
-        KC_CUDA_CHECK_THROW(cudaMemcpy(pixels.data(), host.data(), pixels.bytes(), cudaMemcpyHostToDevice));
-        if (writes) KC_CUDA_CHECK_THROW(cudaMemset(write_counts.data(), 0, write_counts.bytes()));
-        if (sms) KC_CUDA_CHECK_THROW(cudaMemset(sm_ids.data(), 0xFF, sm_ids.bytes()));
+        // On the painting stream: it does not wait for the legacy stream, and a pageable
+        // cudaMemcpy may return before its DMA lands, so plain cudaMemcpy/cudaMemset would race the kernel.
+        cudaStream_t s = stream_.get();
+        KC_CUDA_CHECK_THROW(cudaMemcpyAsync(pixels.data(), host.data(), pixels.bytes(), cudaMemcpyHostToDevice, s));
+        if (writes) KC_CUDA_CHECK_THROW(cudaMemsetAsync(write_counts.data(), 0, write_counts.bytes(), s));
+        if (sms) KC_CUDA_CHECK_THROW(cudaMemsetAsync(sm_ids.data(), 0xFF, sm_ids.bytes(), s));
         const auto error = cuda_paint(job, info_.limits, pixels.data(), stream_.get(),
                                       PixelRecord{sms ? sm_ids.data() : nullptr, writes ? write_counts.data() : nullptr});
         EXPECT_FALSE(error) << *error;

@@ -28,8 +28,9 @@ protected:
                                  LaunchConfig launch = {}) {
         const std::size_t n = a.px.size();
         DeviceBuffer<Pixel> da(n), db(b ? n : 0), out(n);
-        KC_CUDA_CHECK_THROW(cudaMemcpy(da.data(), a.px.data(), da.bytes(), cudaMemcpyHostToDevice));
-        if (b) KC_CUDA_CHECK_THROW(cudaMemcpy(db.data(), b->px.data(), db.bytes(), cudaMemcpyHostToDevice));
+        // On the painting stream (non-blocking): a pageable cudaMemcpy may return before its DMA lands.
+        KC_CUDA_CHECK_THROW(cudaMemcpyAsync(da.data(), a.px.data(), da.bytes(), cudaMemcpyHostToDevice, stream_.get()));
+        if (b) KC_CUDA_CHECK_THROW(cudaMemcpyAsync(db.data(), b->px.data(), db.bytes(), cudaMemcpyHostToDevice, stream_.get()));
         cuda_fill(out.data(), n, kPoison, stream_.get());
         PaintJob job;
         job.op = find_op(op)->index;

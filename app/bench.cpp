@@ -12,6 +12,7 @@
 #include "gl_timer.h"
 #include "source_images.h"
 #include "registry.h"
+#include "user_kernel.h"
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
 #include "cuda_gl_buffer.h"
@@ -187,9 +188,17 @@ int run_bench(const BenchOptions& o) {
         FramePainter painter;
         const std::string device = painter.device().name;
         fmt::print("kcanvas bench on {} ({})\n", device, context->description());
+        // user_kernel times the default starter (the gradient, through the user's code path).
+        bool user_kernel_ready = false;
+        if (std::any_of(ops.begin(), ops.end(), [](const OpInfo* op) { return op->user_code; })) {
+            const KernelCompile k = painter.compile_user_kernel(default_starter().source, "gradient.cu");
+            user_kernel_ready = k.ok;
+            if (!k.ok) fmt::print(stderr, "skipping user_kernel: {}\n", k.log);
+        }
         if (o.sweep_blocks) {
             for (const OpInfo* op : ops)
                 for (auto [w, h] : sizes) {
+                    if (op->user_code && !user_kernel_ready) continue;
                     Canvas canvas(w, h);
                     PaintJob job;
                     job.op = op->index;
@@ -309,7 +318,9 @@ int run_bench(const BenchOptions& o) {
                 for (const OpInfo* op : ops)
                 for (int ppt : o.pixels_per_thread) {
                     // 4 pixels per thread: per-pixel ops only, and only where the kernel writes GL memory.
-                    if (ppt != 1 && (op->custom || backend != Backend::CudaInterop)) {
+                    // Your kernel: CUDA backends only, one pixel per thread (its own code decides).
+                    const bool user_skipped = op->user_code && (!user_kernel_ready || backend == Backend::Cpu || ppt != 1);
+                    if (user_skipped || (ppt != 1 && (op->custom || backend != Backend::CudaInterop))) {
                         ++done;
                         continue;
                     }

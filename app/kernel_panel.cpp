@@ -84,9 +84,13 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     // Ctrl+Enter ends the edit (ImGui returns true for it with EnterReturnsTrue) and compiles.
     const ImGuiInputTextFlags flags = ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize |
                                       ImGuiInputTextFlags_EnterReturnsTrue;
+    // Escape in an ImGui text field reverts everything typed since it was clicked: keep the code.
+    const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+    const std::string before_escape = escape ? k.source : std::string();
     if (ImGui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1,
                                   ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 22), flags, &grow_string, &k.source))
         k.compile_request = true;
+    if (escape && k.source != before_escape) k.source = before_escape;
     if (ImGui::Button("Compile")) k.compile_request = true;
     ImGui::SameLine();
     ImGui::TextDisabled("(Ctrl+Enter)  %s", k.file_name.c_str());

@@ -276,14 +276,18 @@ int run_windowed(const Options& o) {
         [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); }};
 
     Rect shown{};
-    bool f12_was_down = false;
+    bool f12_was_down = false, escape_was_down = false;
     const auto started = Clock::now();
     auto last_frame = started;
     double frame_ms = 0.0;
     FrameBreakdown breakdown;
     while (!glfwWindowShouldClose(window.handle()) && !state.quit) {
         glfwPollEvents();
-        if (glfwGetKey(window.handle(), GLFW_KEY_ESCAPE) == GLFW_PRESS && !ImGui::GetIO().WantTextInput) break;
+        // ESC quits on a fresh press outside text fields: the Escape that leaves a field is still
+        // held down on the next frame, and must not close the window with the user's code in it.
+        const bool escape = glfwGetKey(window.handle(), GLFW_KEY_ESCAPE) == GLFW_PRESS;
+        if (escape && !escape_was_down && !ImGui::GetIO().WantTextInput) break;
+        escape_was_down = escape;
         if (script && state.fatal.empty()) {
             script->step(state, hooks);
             if (state.quit) break;

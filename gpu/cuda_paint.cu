@@ -119,9 +119,9 @@ using OccupancyQuery = int (*)(int);
 
 template <class Op>
 int max_active_blocks(int threads_per_block) {
-    if constexpr (Op::custom || Op::user_code) { // user code: ask UserKernel, which knows the loaded kernel
+    if constexpr (Op::custom || Op::user_code) {
         (void)threads_per_block;
-        return 0; // custom ops launch their own kernels with fixed blocks
+        return 0; // custom ops launch their own kernels with fixed blocks; user code is not compiled here
     } else {
         int blocks = 0;
         KC_CUDA_CHECK_THROW(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, paint_kernel<Op>, threads_per_block, 0));

@@ -277,12 +277,6 @@ void UserKernel::launch(const Dim3& grid, const Dim3& block, Pixel* out, int wid
                                          dim3(block.x, block.y, block.z), args, 0, stream));
 }
 
-int UserKernel::max_active_blocks_per_sm(int threads_per_block) const {
-    int blocks = 0;
-    KC_CUDA_CHECK_THROW(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<const void*>(kernel_),
-                                                                      threads_per_block, 0));
-    return blocks;
-}
 #endif
 
 } // namespace kc

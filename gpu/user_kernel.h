@@ -82,8 +82,6 @@ public:
                 float t, cudaStream_t stream) const;
     int registers_per_thread() const { return attributes_.numRegs; }
     int max_threads_per_block() const { return attributes_.maxThreadsPerBlock; }
-    // cudaOccupancyMaxActiveBlocksPerMultiprocessor for this kernel.
-    int max_active_blocks_per_sm(int threads_per_block) const;
 
 private:
     UserKernel() = default;

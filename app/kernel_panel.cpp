@@ -82,8 +82,8 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     starters_and_files(k);
 
     // Ctrl+Enter ends the edit (ImGui returns true for it with EnterReturnsTrue) and compiles.
-    const ImGuiInputTextFlags flags = ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize |
-                                      ImGuiInputTextFlags_EnterReturnsTrue;
+    const ImGuiInputTextFlags flags =
+        ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_EnterReturnsTrue;
     // Escape in an ImGui text field reverts everything typed since it was clicked: keep the code.
     const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
     const std::string before_escape = escape ? k.source : std::string();
@@ -102,7 +102,8 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
 
     if (ImGui::TreeNode("Prelude (compiled before your code, read-only)")) {
         const std::string_view prelude = user_kernel_prelude();
-        ImGui::BeginChild("prelude", ImVec2(0, ImGui::GetTextLineHeight() * 14), true, ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::BeginChild("prelude", ImVec2(0, ImGui::GetTextLineHeight() * 14), true,
+                          ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::TextUnformatted(prelude.data(), prelude.data() + prelude.size());
         ImGui::EndChild();
         ImGui::TreePop();

@@ -75,7 +75,8 @@ struct Nvrtc {
     nvrtcResult (*Version)(int*, int*) = nullptr;
     nvrtcResult (*GetNumSupportedArchs)(int*) = nullptr;
     nvrtcResult (*GetSupportedArchs)(int*) = nullptr;
-    nvrtcResult (*CreateProgram)(nvrtcProgram*, const char*, const char*, int, const char* const*, const char* const*) = nullptr;
+    nvrtcResult (*CreateProgram)(nvrtcProgram*, const char*, const char*, int, const char* const*,
+                                 const char* const*) = nullptr;
     nvrtcResult (*DestroyProgram)(nvrtcProgram*) = nullptr;
     nvrtcResult (*CompileProgram)(nvrtcProgram, int, const char* const*) = nullptr;
     nvrtcResult (*GetProgramLogSize)(nvrtcProgram, std::size_t*) = nullptr;
@@ -102,7 +103,8 @@ Nvrtc open_nvrtc() {
     bool missing = false;
     auto resolve = [&](auto& fn, const char* symbol) {
         fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, symbol));
-        if (!fn && !missing) missing = true, n.error = fmt::format("live kernels need NVRTC, but {} lacks {}", "libnvrtc", symbol);
+        if (!fn && !missing)
+            missing = true, n.error = fmt::format("live kernels need NVRTC, but this libnvrtc lacks {}", symbol);
     };
     resolve(n.GetErrorString, "nvrtcGetErrorString");
     resolve(n.Version, "nvrtcVersion");
@@ -147,8 +149,8 @@ std::optional<std::string> pick_target(const Nvrtc& n, ComputeCapability cc, std
         ptx = true;
         return std::nullopt;
     }
-    return fmt::format("NVRTC {}.{} cannot compile for compute capability {}.{} (it knows sm_{} to sm_{})", n.major, n.minor,
-                       cc.major, cc.minor, n.archs.front(), n.archs.back());
+    return fmt::format("NVRTC {}.{} cannot compile for compute capability {}.{} (it knows sm_{} to sm_{})", n.major,
+                       n.minor, cc.major, cc.minor, n.archs.front(), n.archs.back());
 }
 
 } // namespace
@@ -185,7 +187,8 @@ KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc,
     const std::string name(file_name.empty() ? "kernel.cu" : file_name);
     const std::string text = fmt::format("{}#line 1 \"{}\"\n{}\n", kPrelude, name, source);
     nvrtcProgram program = nullptr;
-    if (nvrtcResult r = n.CreateProgram(&program, text.c_str(), name.c_str(), 0, nullptr, nullptr); r != kNvrtcSuccess) {
+    if (nvrtcResult r = n.CreateProgram(&program, text.c_str(), name.c_str(), 0, nullptr, nullptr);
+        r != kNvrtcSuccess) {
         result.log = fmt::format("NVRTC could not create the program: {}", n.GetErrorString(r));
         return result;
     }
@@ -245,18 +248,19 @@ UserKernel UserKernel::load(const KernelCompile& compiled) {
     if (!compiled.ok || compiled.image.empty()) throw std::runtime_error("nothing compiled to load");
     UserKernel k;
     cudaLibrary_t library{};
-    if (const cudaError_t e = cudaLibraryLoadData(&library, compiled.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+    if (const cudaError_t e =
+            cudaLibraryLoadData(&library, compiled.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
         e != cudaSuccess) {
         (void)cudaGetLastError(); // a failed load is not sticky: clear it for the next checks
-        throw std::runtime_error(fmt::format("the GPU cannot load the compiled kernel ({}): {}", compiled.target,
-                                             cudaGetErrorString(e)));
+        throw std::runtime_error(
+            fmt::format("the GPU cannot load the compiled kernel ({}): {}", compiled.target, cudaGetErrorString(e)));
     }
     k.library_ = CudaLibrary(library);
     if (const cudaError_t e = cudaLibraryGetKernel(&k.kernel_, library, "paint"); e != cudaSuccess) {
         (void)cudaGetLastError();
-        throw std::runtime_error(
-            "your code defines no kernel named paint: keep the signature\n"
-            "  extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t)");
+        throw std::runtime_error("your code defines no kernel named paint: keep the signature\n"
+                                 "  extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* "
+                                 "a, const Pixel* b, float t)");
     }
     // A cudaKernel_t goes where the runtime takes a kernel as `const void*`.
     KC_CUDA_CHECK_THROW(cudaFuncGetAttributes(&k.attributes_, reinterpret_cast<const void*>(k.kernel_)));

@@ -60,7 +60,8 @@ struct KernelCompile {
 
 // Compiles the user's `source` (the prelude is added) for a GPU of capability `cc`. Needs NVRTC
 // but no GPU. `file_name` names the source in the log ("kernel.cu(7): error: ...").
-KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc, std::string_view file_name = "kernel.cu");
+KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc,
+                                  std::string_view file_name = "kernel.cu");
 
 #ifdef KC_HAVE_CUDA
 ComputeCapability current_device_capability(); // throws CudaError
@@ -72,7 +73,7 @@ using CudaLibrary = UniqueCudaHandle<cudaLibrary_t, CudaLibraryUnload>;
 
 // A compiled user kernel loaded into the current device's context (move-only: it owns the library).
 class UserKernel {
-public:
+  public:
     // Throws std::runtime_error saying why it cannot be loaded (no `paint`, image for another GPU).
     static UserKernel load(const KernelCompile& compiled);
 
@@ -83,7 +84,7 @@ public:
     int registers_per_thread() const { return attributes_.numRegs; }
     int max_threads_per_block() const { return attributes_.maxThreadsPerBlock; }
 
-private:
+  private:
     UserKernel() = default;
     CudaLibrary library_;
     cudaKernel_t kernel_{};

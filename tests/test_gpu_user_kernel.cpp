@@ -26,11 +26,12 @@ constexpr Pixel kPoison{0x5A, 0xA5, 0x3C, 0x77}; // no kernel here writes alpha 
 
 // The tutorial's gradient, from its formulas (integer division), independent of the starter's text.
 Pixel gradient_at(int x, int y, int w, int h) {
-    return Pixel{std::uint8_t(255 - 255 * y / h), std::uint8_t(255 - 255 * x / w), std::uint8_t(128 - 128 * y / h), 255};
+    return Pixel{std::uint8_t(255 - 255 * y / h), std::uint8_t(255 - 255 * x / w), std::uint8_t(128 - 128 * y / h),
+                 255};
 }
 
 class GpuUserKernel : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
         if (auto why = nvrtc_unavailable_reason()) GTEST_SKIP() << *why;
@@ -55,10 +56,13 @@ protected:
         CudaOpWorkspace ws;
         ws.user_kernel = &kernel;
         const auto error = cuda_paint(job, info_.limits, out.data(), stream_.get(), ws);
-        if (refusal) *refusal = error;
-        else EXPECT_EQ(error, std::nullopt) << error.value_or("");
+        if (refusal)
+            *refusal = error;
+        else
+            EXPECT_EQ(error, std::nullopt) << error.value_or("");
         std::vector<Pixel> host(n);
-        KC_CUDA_CHECK_THROW(cudaMemcpyAsync(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost, stream_.get()));
+        KC_CUDA_CHECK_THROW(
+            cudaMemcpyAsync(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost, stream_.get()));
         KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
         return host;
     }
@@ -69,8 +73,11 @@ protected:
 
 TEST_F(GpuUserKernel, GradientStarterEqualsTheTutorialsFormulaAtEveryPixel) {
     const UserKernel kernel = compile(default_starter().source, "gradient.cu");
-    for (auto [w, h, block] : {std::tuple{800, 800, Dim3{32, 8, 1}}, {333, 217, Dim3{50, 20, 1}}, {1, 1, Dim3{1, 1, 1}},
-                               {3840, 2160, Dim3{16, 16, 1}}, {1000, 3, Dim3{1024, 1, 1}}}) {
+    for (auto [w, h, block] : {std::tuple{800, 800, Dim3{32, 8, 1}},
+                               {333, 217, Dim3{50, 20, 1}},
+                               {1, 1, Dim3{1, 1, 1}},
+                               {3840, 2160, Dim3{16, 16, 1}},
+                               {1000, 3, Dim3{1024, 1, 1}}}) {
         PaintJob job;
         job.params.width = w, job.params.height = h;
         job.launch.block = block;
@@ -79,7 +86,8 @@ TEST_F(GpuUserKernel, GradientStarterEqualsTheTutorialsFormulaAtEveryPixel) {
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)
                 if (!(out[std::size_t(y) * w + x] == gradient_at(x, y, w, h)) && bad++ < 3)
-                    ADD_FAILURE() << w << "x" << h << " block " << to_string(block) << ": pixel (" << x << "," << y << ")";
+                    ADD_FAILURE() << w << "x" << h << " block " << to_string(block) << ": pixel (" << x << "," << y
+                                  << ")";
         EXPECT_EQ(bad, 0);
     }
 }
@@ -117,12 +125,13 @@ TEST_F(GpuUserKernel, ATooSmallGridLeavesExactlyTheUncoveredPixelsHatched) {
 
 TEST_F(GpuUserKernel, BlockAndGridOfTheLaunchConfigAreTheKernelsBlockDimAndGridDim) {
     // Thread (0,0,0) of block (0,0,0) reports blockDim in pixel 0 and gridDim in pixel 1.
-    const UserKernel kernel = compile(
-        "extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t) {\n"
-        "    if (blockIdx.x + blockIdx.y + blockIdx.z + threadIdx.x + threadIdx.y + threadIdx.z != 0) return;\n"
-        "    out[0] = make_pixel(blockDim.x, blockDim.y, blockDim.z);\n"
-        "    out[1] = make_pixel(gridDim.x, gridDim.y, gridDim.z);\n"
-        "}\n");
+    const UserKernel kernel =
+        compile("extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, "
+                "float t) {\n"
+                "    if (blockIdx.x + blockIdx.y + blockIdx.z + threadIdx.x + threadIdx.y + threadIdx.z != 0) return;\n"
+                "    out[0] = make_pixel(blockDim.x, blockDim.y, blockDim.z);\n"
+                "    out[1] = make_pixel(gridDim.x, gridDim.y, gridDim.z);\n"
+                "}\n");
     struct Case {
         Dim3 block, grid;
         bool auto_grid;
@@ -147,13 +156,14 @@ TEST_F(GpuUserKernel, BlockAndGridOfTheLaunchConfigAreTheKernelsBlockDimAndGridD
 
 TEST_F(GpuUserKernel, InputsAreTheFallbackImagesAndTIsPassed) {
     // a and b are the gradient and the checkerboard without images; t arrives as given.
-    const UserKernel kernel = compile(
-        "extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t) {\n"
-        "    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
-        "    if (x >= width || y >= height) return;\n"
-        "    const int i = y * width + x;\n"
-        "    store(out, i, x == 0 && y == 0 ? make_pixel(int(t), 0, 0) : (x % 2 ? load(a, i) : load(b, i)));\n"
-        "}\n");
+    const UserKernel kernel =
+        compile("extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, "
+                "float t) {\n"
+                "    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                "    if (x >= width || y >= height) return;\n"
+                "    const int i = y * width + x;\n"
+                "    store(out, i, x == 0 && y == 0 ? make_pixel(int(t), 0, 0) : (x % 2 ? load(a, i) : load(b, i)));\n"
+                "}\n");
     PaintJob job;
     job.params.width = 90, job.params.height = 70;
     job.params.cell = 9;
@@ -214,10 +224,12 @@ TEST_F(GpuUserKernel, ACompileErrorKeepsThePreviousKernelRunning) {
         ASSERT_EQ(painter.paint(job, canvas), std::nullopt);
         const auto texture = canvas.read_texture();
         for (int y = 0; y < 90; ++y)
-            for (int x = 0; x < 160; ++x) ASSERT_EQ(texture[std::size_t(y) * 160 + x], gradient_at(x, y, 160, 90)) << x << "," << y;
+            for (int x = 0; x < 160; ++x)
+                ASSERT_EQ(texture[std::size_t(y) * 160 + x], gradient_at(x, y, 160, 90)) << x << "," << y;
     };
     expect_gradient();
-    const KernelCompile broken = painter.compile_user_kernel("extern \"C\" __global__ void paint(Pixel* out) { oops }\n", "broken.cu");
+    const KernelCompile broken =
+        painter.compile_user_kernel("extern \"C\" __global__ void paint(Pixel* out) { oops }\n", "broken.cu");
     EXPECT_FALSE(broken.ok);
     EXPECT_NE(broken.log.find("broken.cu(1)"), std::string::npos) << broken.log;
     EXPECT_TRUE(painter.has_user_kernel());
@@ -231,8 +243,9 @@ TEST_F(GpuUserKernel, HeadlessCompileErrorFaultAndPicture) {
     const std::string dir = ::testing::TempDir() + "/kc_user_kernel";
     std::filesystem::create_directories(dir);
     const std::string bad = dir + "/bad.cu";
-    std::ofstream(bad) << "// fine\nextern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, "
-                          "const Pixel* b, float t) { undefined_thing(); }\n";
+    std::ofstream(bad)
+        << "// fine\nextern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, "
+           "const Pixel* b, float t) { undefined_thing(); }\n";
     auto r = test::run("--headless --kernel " + bad);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("bad.cu(2)"), std::string::npos) << r.output;
@@ -240,21 +253,23 @@ TEST_F(GpuUserKernel, HeadlessCompileErrorFaultAndPicture) {
 
     const std::string picture = dir + "/gradient.png";
     std::filesystem::remove(picture);
-    r = test::run("--headless --frames 3 --size 320x200 --kernel " + std::string(KC_ASSETS) + "/kernels/gradient.cu --out " +
-                  picture);
+    r = test::run("--headless --frames 3 --size 320x200 --kernel " + std::string(KC_ASSETS) +
+                  "/kernels/gradient.cu --out " + picture);
     if (r.exit_code == 1 && r.output.find("cannot render headless") != std::string::npos)
         GTEST_SKIP() << "no headless EGL: " << r.output;
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const auto img = test::load_png(picture);
     ASSERT_EQ(img.width, 320);
     for (int y = 0; y < 200; ++y)
-        for (int x = 0; x < 320; ++x) ASSERT_EQ(img.pixels[std::size_t(y) * 320 + x], gradient_at(x, y, 320, 200)) << x << "," << y;
+        for (int x = 0; x < 320; ++x)
+            ASSERT_EQ(img.pixels[std::size_t(y) * 320 + x], gradient_at(x, y, 320, 200)) << x << "," << y;
 
     // A write far outside any allocation (an address the compiler cannot see through, unlike a
     // null pointer): an illegal address, which no CUDA call in the process survives.
     const std::string faulty = dir + "/faulty.cu";
     const std::string faulty_source =
-        "extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t) {\n"
+        "extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float "
+        "t) {\n"
         "    Pixel* nowhere = reinterpret_cast<Pixel*>(static_cast<unsigned long long>(height) << 36);\n"
         "    nowhere[blockIdx.x * blockDim.x + threadIdx.x] = make_pixel(255, 0, 0);\n"
         "}\n";
@@ -269,7 +284,8 @@ TEST_F(GpuUserKernel, HeadlessCompileErrorFaultAndPicture) {
                                            " --headless --frames 5 --backend " + backend + " --kernel " + faulty);
         EXPECT_EQ(fault.exit_code, 1) << fault.output;
         EXPECT_NE(fault.output.find("a kernel faulted on the GPU"), std::string::npos) << fault.output;
-        EXPECT_TRUE(fault.output.find("illegal") != std::string::npos || fault.output.find("launch failure") != std::string::npos)
+        EXPECT_TRUE(fault.output.find("illegal") != std::string::npos ||
+                    fault.output.find("launch failure") != std::string::npos)
             << fault.output; // the CUDA error's own words
         EXPECT_NE(fault.output.find("kcanvas-kernel-"), std::string::npos) << fault.output;
         int saved = 0;

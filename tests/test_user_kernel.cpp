@@ -24,7 +24,7 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 class Nvrtc : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         if (auto why = nvrtc_unavailable_reason()) GTEST_SKIP() << *why;
     }
@@ -57,36 +57,39 @@ TEST_F(Nvrtc, ASyntaxErrorNamesTheUsersLineNotThePreludesLine) {
     const KernelCompile k = compile_user_kernel(source, kH200, "mine.cu");
     EXPECT_FALSE(k.ok);
     EXPECT_TRUE(k.image.empty());
-    EXPECT_TRUE(k.log.find("mine.cu(4)") != std::string::npos || k.log.find("mine.cu(5)") != std::string::npos) << k.log;
+    EXPECT_TRUE(k.log.find("mine.cu(4)") != std::string::npos || k.log.find("mine.cu(5)") != std::string::npos)
+        << k.log;
     EXPECT_EQ(k.log.find("kcanvas_prelude"), std::string::npos) << k.log;
 
     // An undefined name on line 2 is reported on line 2 exactly.
-    const KernelCompile undefined = compile_user_kernel(
-        "extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t) {\n"
-        "    out[0] = make_pixel(no_such_variable, 0, 0);\n"
-        "}\n",
-        kH200, "mine.cu");
+    const KernelCompile undefined = compile_user_kernel("extern \"C\" __global__ void paint(Pixel* out, int width, int "
+                                                        "height, const Pixel* a, const Pixel* b, float t) {\n"
+                                                        "    out[0] = make_pixel(no_such_variable, 0, 0);\n"
+                                                        "}\n",
+                                                        kH200, "mine.cu");
     EXPECT_FALSE(undefined.ok);
     EXPECT_NE(undefined.log.find("mine.cu(2)"), std::string::npos) << undefined.log;
     EXPECT_NE(undefined.log.find("no_such_variable"), std::string::npos) << undefined.log;
 }
 
 TEST_F(Nvrtc, AWrongSignatureIsACompileErrorOnTheUsersLine) {
-    const KernelCompile k = compile_user_kernel("\nextern \"C\" __global__ void paint(Pixel* out, int width) {}\n", kH200, "sig.cu");
+    const KernelCompile k =
+        compile_user_kernel("\nextern \"C\" __global__ void paint(Pixel* out, int width) {}\n", kH200, "sig.cu");
     EXPECT_FALSE(k.ok);
     EXPECT_NE(k.log.find("sig.cu(2)"), std::string::npos) << k.log;
 }
 
 TEST_F(Nvrtc, PreludeHelpersNeedNoQualifiers) {
     // Helper functions without __device__ compile as device code (--device-as-default-execution-space).
-    const KernelCompile k = compile_user_kernel(
-        "int twice(int v) { return 2 * v; }\n"
-        "extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t) {\n"
-        "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "    if (i < width * height) store(out, i, mix(load(a, i), load(b, i), 0.25f));\n"
-        "    if (i == 0) out[0] = make_pixel_f(t, 0.5f, twice(1));\n"
-        "}\n",
-        kH200);
+    const KernelCompile k =
+        compile_user_kernel("int twice(int v) { return 2 * v; }\n"
+                            "extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, "
+                            "const Pixel* b, float t) {\n"
+                            "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                            "    if (i < width * height) store(out, i, mix(load(a, i), load(b, i), 0.25f));\n"
+                            "    if (i == 0) out[0] = make_pixel_f(t, 0.5f, twice(1));\n"
+                            "}\n",
+                            kH200);
     EXPECT_TRUE(k.ok) << k.log;
 }
 

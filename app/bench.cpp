@@ -12,6 +12,7 @@
 #include "gl_timer.h"
 #include "source_images.h"
 #include "registry.h"
+#include "user_kernel.h"
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
 #include "cuda_gl_buffer.h"
@@ -197,11 +198,20 @@ int run_bench(const BenchOptions& o) {
         FramePainter painter;
         const std::string device = painter.device().name;
         fmt::print("kcanvas bench on {} ({})\n", device, context->description());
+        // user_kernel times the default starter (the gradient, through the user's code path).
+        bool user_kernel_ready = false;
+        if (std::any_of(ops.begin(), ops.end(), [](const OpInfo* op) { return op->user_code; })) {
+            const KernelCompile k = painter.compile_user_kernel(default_starter().source, "gradient.cu");
+            user_kernel_ready = k.ok;
+            if (!k.ok) fmt::print(stderr, "skipping user_kernel: {}\n", k.log);
+        }
         if (o.sweep_blocks) {
             for (const OpInfo* op : ops)
                 for (auto [w, h] : sizes)
                 for (Mapping mapping : mappings) {
-                    if (op->custom && mapping != mappings.front()) continue; // custom ops launch their own grids
+                    // Custom ops launch their own grids and your kernel indexes for itself: one mapping.
+                    if ((op->custom || op->user_code) && mapping != mappings.front()) continue;
+                    if (op->user_code && !user_kernel_ready) continue;
                     Canvas canvas(w, h);
                     PaintJob job;
                     job.op = op->index;
@@ -209,7 +219,7 @@ int run_bench(const BenchOptions& o) {
                     job.launch.mapping = mapping;
                     const auto results = sweep_blocks(painter, canvas, job, o.reps);
                     fmt::print("\n{} {}x{} {} on {}: kernel median per block (fastest first)\n", op->name, w, h,
-                               op->custom ? "own launch" : mapping_name(is_tiled(mapping) ? mapping : Mapping::TwoD),
+                               op->custom || op->user_code ? "own indexing" : mapping_name(is_tiled(mapping) ? mapping : Mapping::TwoD),
                                backend_name(painter.backend()));
                     for (const BlockTiming& r : results) fmt::print("  {:>10}  {:9.2f} us\n", to_string(r.block), r.median_us);
                     if (!results.empty()) fmt::print("  best: {}\n", to_string(results.front().block));
@@ -354,9 +364,12 @@ int run_bench(const BenchOptions& o) {
                 for (Mapping mapping : mappings)
                 for (int ppt : o.pixels_per_thread) {
                     // 4 pixels per thread: per-pixel ops with the 2d mapping only, and only where the
-                    // kernel writes GL memory. Custom ops launch their own grids: one row, whatever the mapping.
-                    if ((ppt != 1 && (op->custom || backend != Backend::CudaInterop || mapping != Mapping::TwoD)) ||
-                        (op->custom && mapping != mappings.front())) {
+                    // kernel writes GL memory. Custom ops launch their own grids and your kernel indexes
+                    // for itself: one row, whatever the mapping. Your kernel: CUDA backends only.
+                    const bool user_skipped = op->user_code && (!user_kernel_ready || backend == Backend::Cpu || ppt != 1);
+                    const bool own_indexing = op->custom || op->user_code;
+                    if (user_skipped || (own_indexing && mapping != mappings.front()) ||
+                        (ppt != 1 && (op->custom || backend != Backend::CudaInterop || mapping != Mapping::TwoD))) {
                         ++done;
                         continue;
                     }
@@ -406,7 +419,7 @@ int run_bench(const BenchOptions& o) {
                     const double gbs = op_bytes / (t.kernel.median() * 1e3);
                     rows.push_back({std::string(op->name), fmt::format("{}x{}", w, h), std::string(backend_name(backend)),
                                     backend == Backend::CudaInterop ? std::string(present_name(present)) : "upload",
-                                    to_string(*block), op->custom ? "-" : std::string(mapping_name(mapping)), ppt, median(frames), streamed_us, draw_times.median(), t.kernel.median(), gbs, copy_gbs,
+                                    to_string(*block), op->custom || op->user_code ? "-" : std::string(mapping_name(mapping)), ppt, median(frames), streamed_us, draw_times.median(), t.kernel.median(), gbs, copy_gbs,
                                     copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0, t.map.median(), t.unmap.median(),
                                     t.copy.median(), t.upload.median()});
                     ++done;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "registry.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
 
@@ -109,7 +110,9 @@ void inspector_tooltip(const PaintJob& job, const PixelWriter& wr, int x, int y,
 void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas) {
     TeachState& teach = s.teach;
     const int w = canvas.width(), h = canvas.height();
-    if (teach.canvas_w <= 0 || teach.canvas_h <= 0 || w != s.job.params.width || h != s.job.params.height) {
+    // The user's kernel maps threads to pixels in its own code: the overlays would follow the wrong mapping.
+    if (teach.canvas_w <= 0 || teach.canvas_h <= 0 || w != s.job.params.width || h != s.job.params.height ||
+        op_registry()[s.job.op].user_code) {
         painter.record_writers(false);
         return;
     }

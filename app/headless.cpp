@@ -8,6 +8,7 @@
 #include "cpu_emulator.h"
 #include "gl_context.h"
 #include "image_io.h"
+#include "kernel_files.h"
 #include "registry.h"
 #include "source_images.h"
 #ifdef KC_HAVE_CUDA
@@ -36,7 +37,7 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
     const OpInfo& op = op_registry()[job.op];
     const double flops = op.flops(job.params);
     const double gflops = t.kernel.empty() || flops == 0.0 ? 0.0 : flops / (t.kernel.median() * 1e3);
-    const Dim3 grid = resolved_grid(job.launch, job.params.width, job.params.height);
+    const Dim3 grid = resolved_grid(effective_launch(job), job.params.width, job.params.height);
     const double bytes = double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * job.params.width * job.params.height;
     const double gbs = t.kernel.empty() ? 0.0 : bytes / (t.kernel.median() * 1e3);
     if (o.json) {
@@ -149,10 +150,31 @@ int run_headless(const Options& options) {
         return 2;
     }
 
+    const bool user_code = op_registry()[job.op].user_code;
+    if (user_code && o.backend == Backend::Cpu) {
+        fmt::print(stderr, "kcanvas: launch refused: {}\n", kCpuCannotRunUserCode);
+        return 2;
+    }
+
     int cuda_device = -1;
+    std::string no_cuda = "this kcanvas was built without CUDA";
 #ifdef KC_HAVE_CUDA
-    if (o.backend != Backend::Cpu && !cuda_unavailable_reason()) cuda_device = 0;
+    const auto why_no_cuda = cuda_unavailable_reason();
+    if (why_no_cuda) no_cuda = *why_no_cuda;
+    if (o.backend != Backend::Cpu && !why_no_cuda) cuda_device = 0;
 #endif
+    if (user_code && cuda_device < 0) {
+        fmt::print(stderr, "kcanvas: your kernel needs a CUDA GPU: {}\n", no_cuda);
+        return 1;
+    }
+    if (auto why = nvrtc_unavailable_reason(); user_code && why) {
+        fmt::print(stderr, "kcanvas: {}\n", *why);
+        return 1;
+    }
+    // Without --kernel, user_kernel runs the default starter (the gradient).
+    const std::string kernel_source = o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source;
+    const std::string kernel_name =
+        o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path);
     std::unique_ptr<EglHeadlessContext> context;
     try {
         context = std::make_unique<EglHeadlessContext>(cuda_device);
@@ -168,9 +190,20 @@ int run_headless(const Options& options) {
     try {
         FramePainter painter(o.backend);
         painter.set_present(o.present);
+        if (user_code) {
+            const KernelCompile k = painter.compile_user_kernel(kernel_source, kernel_name);
+            if (!k.ok) {
+                fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", kernel_name, k.log);
+                return 2;
+            }
+            if (!o.json) fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms\n", kernel_name, k.target, k.milliseconds);
+            if (!k.log.empty()) fmt::print(stderr, "{}\n", k.log); // warnings
+        }
         Canvas canvas(job.params.width, job.params.height);
+        PaintJob frame_job = job;
         for (int f = 0; f < o.frames; ++f) {
-            if (auto error = painter.paint(job, canvas, &sources)) {
+            frame_job.params.seconds = f / 60.0f; // animated kernels see 60 frames per second, reproducibly
+            if (auto error = painter.paint(frame_job, canvas, &sources)) {
                 fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
                 return 2;
             }
@@ -186,6 +219,10 @@ int run_headless(const Options& options) {
                 return 2;
             }
         }
+    } catch (const CudaContextLost& e) {
+        // The painter and its CUDA objects are gone by now (their errors may have printed above).
+        fmt::print(stderr, "kcanvas: {}\n", kernel_fault_message(e.what(), user_code ? save_faulted_kernel(kernel_source) : ""));
+        return 1;
     } catch (const std::exception& e) {
         fmt::print(stderr, "kcanvas: {}\n", e.what());
         return 1;

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "kernel_files.h"
 #include "registry.h"
 
 namespace kc {
@@ -22,13 +23,18 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     Options o;
     CLI::App app{"kcanvas — CUDA kernels paint an OpenGL canvas live; a Dear ImGui panel sets the launch.\n"
                  "Without --headless it opens a window. Exit codes: 0 ok, 1 no usable GPU/display/EGL,\n"
-                 "2 bad input (unknown op, malformed flag, a launch the device cannot run).",
+                 "2 bad input (unknown op, malformed flag, a launch the device cannot run, a --kernel that is\n"
+                 "missing or does not compile); 1 also when a kernel faults on the GPU (its source is saved).",
                  "kcanvas"};
     std::string present = "surface";
     std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels", backend = "auto";
     bool tutorial = false;
     app.add_flag("--headless", o.headless, "Render without a window (EGL on the GPU's device platform)");
     app.add_option("--op", o.op, "Operation: " + op_names())->capture_default_str();
+    auto* op_option = app.get_option("--op");
+    app.add_option("--kernel", o.kernel_path,
+                   "Your own CUDA kernel, FILE.cu, compiled at start with NVRTC (implies --op user_kernel; "
+                   "the starters are in assets/kernels; see README \"Write your own kernel\")");
     auto* size_option = app.add_option("--size", size, "Canvas size WxH (default 800x800, or the size of --image)")
                             ->capture_default_str();
     app.add_option("--image", o.image,
@@ -124,6 +130,12 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     else if (o.op == "julia") o.params.center_x = 0.0;
     o.params.scale = 3.0 / 800 / zoom;
     if (o.image.empty() && !o.image2.empty()) return fail("--image2 needs --image");
+    if (!o.kernel_path.empty()) {
+        if (op_option->count() > 0 && o.op != "user_kernel")
+            return fail(fmt::format("--kernel runs your kernel as op user_kernel: drop --op {}", o.op));
+        o.op = "user_kernel";
+        if (auto e = read_text_file(o.kernel_path, o.kernel_source)) return fail("--kernel: " + *e);
+    }
     if (!find_op(o.op)) return fail(fmt::format("unknown --op '{}': choose one of {}", o.op, op_names()));
     if (!parse_size(size, o.width, o.height)) return fail(fmt::format("--size '{}' is not WxH, e.g. 800x800", size));
     if (auto e = canvas_size_error(o.width, o.height)) return fail("--size: " + *e);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "kernel_panel.h"
 #include "registry.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
@@ -171,11 +172,19 @@ void launch_section(UiState& s) {
     help_marker("Auto rounds the grid up so that the blocks cover the whole canvas. Untick it to type a grid "
                 "and see what a too-small grid leaves uncovered (hatched in purple).");
     if (l.auto_grid) {
-        l.grid = resolved_grid(l, s.job.params.width, s.job.params.height);
+        l.grid = resolved_grid(effective_launch(s.job), s.job.params.width, s.job.params.height);
         ImGui::BeginDisabled();
     }
     ImGui::InputInt2("Grid x, y", &l.grid.x);
     if (l.auto_grid) ImGui::EndDisabled();
+    if (op_registry()[s.job.op].user_code) {
+        // The rest maps threads to pixels for the built-in ops; the user's kernel does that itself.
+        ImGui::TextDisabled("Your kernel computes its own pixel: the auto grid is 2d, one thread per pixel.");
+        if (ImGui::Button("Tutorial: block 50x20, grid 80x8")) l = tutorial_preset();
+        ImGui::SameLine();
+        if (ImGui::Button("Default: 32x8, auto")) l = LaunchConfig{};
+        return;
+    }
 
     if (ImGui::BeginCombo("Mapping", std::string(mapping_name(l.mapping)).c_str())) {
         for (Mapping m : kAllMappings)
@@ -321,6 +330,8 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     ImGui::Begin("Kernel Canvas");
     backend_section(s, ctx);
     if (ImGui::CollapsingHeader("Operation", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s, ctx);
+    if (op_registry()[s.job.op].user_code && ImGui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen))
+        kernel_section(s, ctx);
     if (ImGui::CollapsingHeader("Images", ImGuiTreeNodeFlags_DefaultOpen)) images_section(s);
     if (op_registry()[s.job.op].makes_histogram && ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen))
         histogram_section(ctx);
@@ -344,6 +355,7 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     ImGui::End();
+    kernel_fault_dialog(s);
     return pos.x < 8.0f ? pos.x + size.x : 0.0f;
 }
 

@@ -9,6 +9,7 @@
 
 #include "device_figures.h"
 #include "launch_figures.h"
+#include "paint_job.h"
 #include "registry.h"
 #include "thread_of_pixel.h"
 
@@ -262,7 +263,25 @@ void device_section(const UiState& s, const PanelContext& ctx) {
         coloured(kWarn, "last wave: {} blocks, {:.0f}% of the GPU's block slots busy", o->tail_blocks, 100.0 * o->tail_fill());
 }
 
+// The user's kernel maps threads to pixels in its own code: kcanvas cannot know the mapping.
+void user_code_indexing_note(const UiState& s) {
+    const Dim3 grid = resolved_grid(effective_launch(s.job), s.job.params.width, s.job.params.height);
+    const long long threads = grid.count() * s.job.launch.block.count();
+    ImGui::Text("Grid %s x block %s = %lld threads", to_string(grid).c_str(), to_string(s.job.launch.block).c_str(), threads);
+    ImGui::Text("for %lld pixels", 1LL * s.job.params.width * s.job.params.height);
+    if (threads < 1LL * s.job.params.width * s.job.params.height)
+        coloured(kWarn, "fewer threads than pixels: with one pixel per thread, some stay hatched");
+    ImGui::TextDisabled("Your code decides which pixel each thread paints, so the views, the inspector and "
+                        "step mode, which follow kcanvas' mappings, are off for it.");
+}
+
 void teaching_sections(UiState& s, const PanelContext& ctx) {
+    if (op_registry()[s.job.op].user_code) {
+        if (ImGui::CollapsingHeader("Indexing", ImGuiTreeNodeFlags_DefaultOpen)) user_code_indexing_note(s);
+        if (ImGui::CollapsingHeader("Device")) device_section(s, ctx);
+        s.teach.section_requests.clear();
+        return;
+    }
     advance_step(s, resolved_grid(s.job.launch, s.job.params.width, s.job.params.height).count());
     auto header = [&](const char* name, const char* script_name, ImGuiTreeNodeFlags flags) {
         for (const std::string& request : s.teach.section_requests) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "registry.h"
+#include "user_kernel.h"
 
 namespace kc {
 
@@ -114,6 +115,22 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             fmt::print("status: {}\n", s.refusal ? "refused: " + *s.refusal : s.error.empty() ? "ok" : "error: " + s.error);
             if (!s.image_error.empty()) fmt::print("image error: {}\n", s.image_error);
             if (!s.message.empty()) fmt::print("message: {}\n", s.message);
+            const KernelEditorState& k = s.kernel;
+            if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
+            if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);
+        } else if (c.verb == "kernel") { // kernel FILE.cu: load into the editor and compile, as the panel's Load
+            s.kernel.load_request = c.arg;
+        } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
+            const StarterKernel* starter = find_starter(c.arg);
+            if (!starter) throw bad("unknown starter");
+            s.kernel.source = std::string(starter->source);
+            s.kernel.file_name = c.arg + ".cu";
+            s.kernel.compile_request = true;
+        } else if (c.verb == "source") { // source TEXT: append a line to the editor ("source -" empties it)
+            if (c.arg == "-") s.kernel.source.clear();
+            else s.kernel.source += c.arg + "\n";
+        } else if (c.verb == "compile") {
+            s.kernel.compile_request = true;
         } else if (c.verb == "tune") {
             s.tune_request = true;
         } else if (c.verb == "quit") {

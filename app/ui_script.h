@@ -6,6 +6,8 @@
 //   image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N
 //   status (prints "refused: ..." or "ok", any image error and the panel's message) | tune | quit
 //   inspect X,Y|off (pin the inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device
+//   kernel FILE.cu (load into the kernel editor, compile) | starter NAME | source TEXT (append a line; "-" empties)
+//   compile (the editor's text)
 #include <deque>
 #include <functional>
 #include <optional>

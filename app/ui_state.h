@@ -13,6 +13,22 @@
 
 namespace kc {
 
+// The user's kernel (op user_kernel): the editor's text and what the last compile said.
+struct KernelEditorState {
+    std::string source;                  // the editor's text
+    std::string file_name = "kernel.cu"; // names it in NVRTC's log: a starter's or a loaded file's name
+    std::array<char, 1024> path{};       // the panel's file field (Load / Save)
+    std::optional<std::string> load_request; // read this .cu file into the editor (and compile) between frames
+    std::optional<std::string> save_request; // write the editor's text to this file between frames
+    std::string file_message;            // what the last load or save did, or why it failed
+    bool compile_request = false;        // compile `source` between frames (Compile, Ctrl+Enter)
+    bool compiled_once = false;          // the op compiles by itself the first time it is shown
+    std::optional<bool> last_ok;         // the last compile's outcome; nullopt before the first
+    std::string log;                     // its NVRTC log, numbered as the editor's lines
+    std::string target;                  // "sm_90"
+    double compile_ms = 0.0;
+};
+
 struct UiState {
     PaintJob job;                      // op, params (incl. the canvas size), launch, view
     int edit_width = 800;              // the size fields; applied between frames when apply_size
@@ -37,6 +53,9 @@ struct UiState {
     bool save_request = false;                 // save the canvas as <op>-<time>.png (panel, F12)
     bool both_variants = true;                 // two-variant ops: run both kernels, times side by side
     std::string image_error;                   // why the last load failed; the old image stays
+    KernelEditorState kernel;                  // the user's kernel
+    // A kernel faulted and CUDA cannot go on: the panel shows this until the user quits (exit 1).
+    std::string fatal;
 };
 
 } // namespace kc

@@ -23,10 +23,12 @@
 #include "frame_painter.h"
 #include "gl_context.h"
 #include "image_io.h"
+#include "kernel_files.h"
 #include "panel.h"
 #include "teach_panel.h"
 #include "registry.h"
 #include "ui_script.h"
+#include "user_kernel.h"
 
 namespace kc {
 
@@ -180,6 +182,35 @@ void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindo
     }
 }
 
+// The user's kernel: file loads and saves, and compiles (Compile, Ctrl+Enter, a loaded file or
+// starter, or the op shown for the first time). A failed compile leaves the running kernel alone.
+void apply_kernel_requests(UiState& s, FramePainter& painter) {
+    KernelEditorState& k = s.kernel;
+    if (k.load_request) {
+        const std::string path = *std::exchange(k.load_request, std::nullopt);
+        std::snprintf(k.path.data(), k.path.size(), "%s", path.c_str());
+        std::string text;
+        if (auto e = read_text_file(path, text)) {
+            k.file_message = *e + "; the editor keeps its text";
+        } else {
+            k.source = std::move(text), k.file_name = file_name_of(path), k.compile_request = true;
+            k.file_message = "loaded " + path;
+        }
+    }
+    if (k.save_request) {
+        const std::string path = *std::exchange(k.save_request, std::nullopt);
+        const auto e = write_text_file(path, k.source);
+        k.file_message = e ? *e : "saved " + path;
+        if (!e) k.file_name = file_name_of(path);
+    }
+    if (op_registry()[s.job.op].user_code && !k.compiled_once && painter.backend() != Backend::Cpu) k.compile_request = true;
+    if (!k.compile_request) return;
+    k.compile_request = false;
+    k.compiled_once = true;
+    const KernelCompile result = painter.compile_user_kernel(k.source, k.file_name);
+    k.last_ok = result.ok, k.log = result.log, k.target = result.target, k.compile_ms = result.milliseconds;
+}
+
 using Clock = std::chrono::steady_clock;
 double micros_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
 
@@ -233,6 +264,9 @@ int run_windowed(const Options& o) {
     state.edit_width = canvas.width();
     state.edit_height = canvas.height();
     glfwSetDropCallback(window.handle(), &on_drop);
+    state.kernel.source = o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source;
+    state.kernel.file_name = o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path);
+    std::snprintf(state.kernel.path.data(), state.kernel.path.size(), "%s", o.kernel_path.c_str());
     state.requested_backend = painter.backend();
     state.requested_present = painter.present();
     state.vsync = o.vsync;
@@ -243,14 +277,19 @@ int run_windowed(const Options& o) {
         [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); }};
 
     Rect shown{};
-    bool f12_was_down = false;
-    auto last_frame = Clock::now();
+    bool f12_was_down = false, escape_was_down = false;
+    const auto started = Clock::now();
+    auto last_frame = started;
     double frame_ms = 0.0;
     FrameBreakdown breakdown;
     while (!glfwWindowShouldClose(window.handle()) && !state.quit) {
         glfwPollEvents();
-        if (glfwGetKey(window.handle(), GLFW_KEY_ESCAPE) == GLFW_PRESS && !ImGui::GetIO().WantTextInput) break;
-        if (script) {
+        // ESC quits on a fresh press outside text fields: the Escape that leaves a field is still
+        // held down on the next frame, and must not close the window with the user's code in it.
+        const bool escape = glfwGetKey(window.handle(), GLFW_KEY_ESCAPE) == GLFW_PRESS;
+        if (escape && !escape_was_down && !ImGui::GetIO().WantTextInput) break;
+        escape_was_down = escape;
+        if (script && state.fatal.empty()) {
             script->step(state, hooks);
             if (state.quit) break;
         }
@@ -258,17 +297,27 @@ int run_windowed(const Options& o) {
         if (fb_w > 0)
             apply_pan_zoom(state, shown, fb_h, fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
 
-        if (state.tune_request) tune_block(state, painter, canvas);
+        if (state.tune_request && state.fatal.empty()) tune_block(state, painter, canvas);
+        state.job.params.seconds = static_cast<float>(std::chrono::duration<double>(Clock::now() - started).count());
 
         // 1. CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture.
+        // After a kernel fault CUDA can do nothing more: the last picture and the panel stay until
+        // the user has read why and quits.
         const auto t_paint = Clock::now();
-        try {
-            state.refusal = painter.paint(state.job, canvas, &state.sources, state.both_variants);
-            state.error.clear();
-        } catch (const std::exception& e) {
-            state.error = e.what();
+        if (state.fatal.empty()) {
+            try {
+                apply_kernel_requests(state, painter);
+                state.refusal = painter.paint(state.job, canvas, &state.sources, state.both_variants);
+                state.error.clear();
+                painter.collect_timings();
+            } catch (const CudaContextLost& e) {
+                state.fatal = kernel_fault_message(
+                    e.what(), painter.has_user_kernel() ? save_faulted_kernel(painter.user_kernel_source()) : "");
+                fmt::print(stderr, "kcanvas: {}\n", state.fatal); // at once: the window may not get to show it
+            } catch (const std::exception& e) {
+                state.error = e.what();
+            }
         }
-        painter.collect_timings();
         breakdown.paint.add(micros_since(t_paint));
 
         // 2. The panel edits the state for the next frame.
@@ -277,7 +326,7 @@ int run_windowed(const Options& o) {
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
         const float panel_width = draw_panel(state, {painter, frame_ms, breakdown});
-        draw_canvas_overlay(state, painter, canvas);
+        if (state.fatal.empty()) draw_canvas_overlay(state, painter, canvas);
         ImGui::Render();
         breakdown.panel.add(micros_since(t_panel));
 
@@ -303,7 +352,7 @@ int run_windowed(const Options& o) {
             const auto e = write_image(name, canvas.width(), canvas.height(), canvas.read_texture());
             state.message = e ? *e : "saved " + name;
         }
-        if (script && script->done()) state.quit = true;
+        if (script && (script->done() || !state.fatal.empty())) state.quit = true;
         const auto t_swap = Clock::now();
         glfwSwapBuffers(window.handle());
         breakdown.swap.add(micros_since(t_swap));
@@ -313,7 +362,7 @@ int run_windowed(const Options& o) {
         breakdown.frame.add(frame_ms * 1000.0);
         last_frame = now;
     }
-    return 0;
+    return state.fatal.empty() ? 0 : 1;
 }
 
 } // namespace kc

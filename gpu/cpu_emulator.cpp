@@ -42,8 +42,8 @@ void run_op_blocks(const EmulatedLaunch& l, long long first, long long last, uns
 
 template <class Op>
 void run_blocks(const EmulatedLaunch& l, long long first, long long last, unsigned sm) {
-    if constexpr (Op::custom) {
-        (void)l, (void)first, (void)last, (void)sm; // custom ops never reach the grid emulator
+    if constexpr (Op::custom || Op::user_code) {
+        (void)l, (void)first, (void)last, (void)sm; // custom ops and user code never reach the grid emulator
     } else {
         run_op_blocks<Op>(l, first, last, sm);
     }
@@ -65,6 +65,7 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* ou
                                                   PixelRecord record) const {
     const PaintPlan plan = plan_paint(job, universal_limits());
     if (plan.error) return plan.error;
+    if (op_registry()[job.op].user_code) return std::string(kCpuCannotRunUserCode);
     PaintJob prepared = job;
     prepare_divisors(prepared.params);
     if (const OpInfo& info = op_registry()[job.op]; info.custom) {

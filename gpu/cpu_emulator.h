@@ -10,6 +10,11 @@
 
 namespace kc {
 
+// Why the CPU backend refuses the user's kernel.
+inline constexpr const char* kCpuCannotRunUserCode =
+    "the cpu backend cannot run your kernel: it is CUDA code compiled by NVRTC for the GPU, and the CPU grid "
+    "emulator runs only the built-in ops; choose the cuda-interop or cuda-staged backend (a CUDA GPU)";
+
 class CpuGridEmulator {
 public:
     explicit CpuGridEmulator(unsigned workers = 0); // 0: one per hardware thread

@@ -21,6 +21,25 @@ private:
     cudaError_t code_;
 };
 
+// Errors that leave the CUDA context unusable (a kernel faulted): every later CUDA call in this
+// process fails the same way, so the process must end; the CUDA docs offer no way back.
+inline bool is_sticky_error(cudaError_t code) {
+    switch (code) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorContextIsDestroyed: return true;
+    default: return false;
+    }
+}
+
 } // namespace kc
 
 #define KC_CUDA_CHECK_THROW(expr)                                                                                      \

@@ -7,6 +7,7 @@
 
 #include "cuda_raii.h"
 #include "paint_job.h"
+#include "user_kernel.h"
 
 namespace kc {
 
@@ -16,6 +17,11 @@ struct CudaOpWorkspace {
     DeviceBuffer<std::uint32_t> bins[2]; // histogram, one set per variant, kHistogramBins each
     DeviceBuffer<float> a, b, c;         // matmul, N*N each
     int matmul_n = 0;                    // N that a and b hold (0: not generated yet)
+    // user_kernel: the loaded kernel (not owned; null: none compiled), and its inputs a and b
+    // when no image is loaded: the gradient and the checkerboard, painted for this size and cell.
+    const UserKernel* user_kernel = nullptr;
+    DeviceBuffer<Pixel> fallback_a, fallback_b;
+    int fallback_width = 0, fallback_height = 0, fallback_cell = 0;
 };
 
 struct CudaCustomLaunch {

@@ -4,6 +4,8 @@
 
 #include "cuda_check.h"
 #include "ops/op_list.h"
+#include "ops/sources.h"
+#include "registry.h"
 
 namespace kc {
 
@@ -51,6 +53,41 @@ __global__ void copy_to_surface_kernel(const Pixel* __restrict__ pixels, int wid
     surf2Dwrite(make_uchar4(p.r, p.g, p.b, p.a), surface, x * 4, y); // RGBA8 texel; x in bytes
 }
 
+// The inputs every op falls back to without images: A the gradient, B the checkerboard.
+__global__ void fallback_sources_kernel(OpParams params, Pixel* a, Pixel* b) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= params.width || y >= params.height) return;
+    const long long i = 1LL * y * params.width + x;
+    a[i] = source_a(x, y, params);
+    b[i] = source_b(x, y, params);
+}
+
+// The user's kernel gets real images for a and b: the loaded ones, or the fallbacks painted once
+// per size and cell.
+void launch_user_kernel(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream, CudaOpWorkspace& ws) {
+    OpParams p = job.params;
+    if (!ws.user_kernel) throw std::logic_error("user_kernel launched with no kernel loaded"); // the painter refuses first
+    if (!p.src_a || !p.src_b) {
+        const std::size_t pixels = std::size_t(p.width) * p.height;
+        if (ws.fallback_a.size() != pixels || ws.fallback_width != p.width || ws.fallback_cell != p.cell) {
+            ws.fallback_a = DeviceBuffer<Pixel>(pixels);
+            ws.fallback_b = DeviceBuffer<Pixel>(pixels);
+            OpParams generated = p;
+            generated.src_a = generated.src_b = nullptr;
+            const dim3 b(32, 8);
+            fallback_sources_kernel<<<dim3((p.width + 31) / 32, (p.height + 7) / 8), b, 0, stream>>>(
+                generated, ws.fallback_a.data(), ws.fallback_b.data());
+            KC_CUDA_CHECK_THROW(cudaGetLastError());
+            ws.fallback_width = p.width, ws.fallback_height = p.height, ws.fallback_cell = p.cell;
+        }
+        if (!p.src_a) p.src_a = ws.fallback_a.data();
+        if (!p.src_b) p.src_b = ws.fallback_b.data();
+    }
+    ws.user_kernel->launch(Dim3{int(grid.x), int(grid.y), int(grid.z)}, Dim3{int(block.x), int(block.y), int(block.z)}, out,
+                           p.width, p.height, p.src_a, p.src_b, p.seconds, stream);
+}
+
 using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, PixelRecord, cudaStream_t, CudaOpWorkspace&);
 
 template <class Op>
@@ -59,6 +96,9 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
     if constexpr (Op::custom) {
         (void)record;
         Op::cuda_launch(CudaCustomLaunch{job, out, stream, ws});
+    } else if constexpr (Op::user_code) {
+        (void)record; // the user's code decides who writes what: no writer record
+        launch_user_kernel(job, grid, block, out, stream, ws);
     } else {
         (void)ws;
         if (job.view == View::Pixels && !record.sm && !record.writes && job.max_blocks < 0)
@@ -79,9 +119,9 @@ using OccupancyQuery = int (*)(int);
 
 template <class Op>
 int max_active_blocks(int threads_per_block) {
-    if constexpr (Op::custom) {
+    if constexpr (Op::custom || Op::user_code) {
         (void)threads_per_block;
-        return 0; // custom ops launch their own kernels with fixed blocks
+        return 0; // custom ops launch their own kernels with fixed blocks; user code is not compiled here
     } else {
         int blocks = 0;
         KC_CUDA_CHECK_THROW(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, paint_kernel<Op>, threads_per_block, 0));
@@ -129,6 +169,10 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
     PaintPlan plan = plan_paint(job, universal_limits());
     if (!plan.error) plan = plan_paint(job, limits);
     if (plan.error) return plan.error;
+    if (op_registry()[job.op].user_code) {
+        if (!ws.user_kernel) return std::string(kNoUserKernel);
+        if (auto e = ws.user_kernel->launch_error(job.launch.block)) return e;
+    }
     if (plan.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
     const Dim3 b = job.launch.block;
     PaintJob prepared = job;

@@ -24,6 +24,9 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
                                       cudaStream_t stream, PixelRecord record = {});
 
+// Why cuda_paint refuses user_kernel before a kernel has been compiled into the workspace.
+inline constexpr const char* kNoUserKernel = "no kernel of yours is compiled yet: write one and press Compile";
+
 // Hatches width*height pixels with uncovered_pixel(x, y).
 void cuda_fill_uncovered(Pixel* out, int width, int height, cudaStream_t stream);
 

@@ -1,5 +1,7 @@
 #include "device_figures.h"
 
+#include "registry.h"
+
 #ifdef KC_HAVE_CUDA
 #include "cuda_paint.h"
 #endif
@@ -9,6 +11,7 @@ namespace kc {
 std::optional<OccupancyFigures> device_occupancy(const DeviceInfo* device, int op, const Dim3& block, const Dim3& grid) {
 #ifdef KC_HAVE_CUDA
     if (!device || block.count() <= 0 || block.count() > device->limits.max_threads_per_block) return std::nullopt;
+    if (op_registry()[op].user_code) return std::nullopt; // the painter holds that kernel, not the registry
     struct Query {
         int ordinal = -1, op = -1;
         long long threads = 0;

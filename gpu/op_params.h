@@ -32,6 +32,8 @@ struct OpParams {
 
     int matmul_n = 512; // matmul: C = A*B, N x N floats
 
+    float seconds = 0.0f; // time since the start, for animated ops (the user kernel's t)
+
     // Divisions by the canvas size and cell without integer division; set by prepare_divisors()
     // just before a launch (the backends do it; code calling an op's functor directly must too),
     // valid for numerators below 2^31.

@@ -42,8 +42,16 @@ PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits) {
         plan.grid = Dim3{(job.params.width + 15) / 16, (job.params.height + 15) / 16, 1};
         return plan;
     }
-    if (auto e = launch_error(job.launch, job.params.width, job.params.height, limits)) {
+    const LaunchConfig launch = effective_launch(job);
+    if (auto e = launch_error(launch, job.params.width, job.params.height, limits)) {
         plan.error = *e;
+        return plan;
+    }
+    if (op_registry()[job.op].user_code) {
+        // Which pixels the user's code writes is unknown before it runs: hatch them all first, so
+        // what no thread writes shows as uncovered instead of last frame's picture.
+        plan.grid = resolved_grid(launch, job.params.width, job.params.height);
+        plan.clear_first = true;
         return plan;
     }
     if (job.launch.pixels_per_thread == 4 && job.view != View::Pixels) {
@@ -54,6 +62,15 @@ PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits) {
     plan.clear_first = !coverage(job.launch, job.params.width, job.params.height).covers_all() ||
                        painting_blocks(job, plan.grid) < plan.grid.count();
     return plan;
+}
+
+LaunchConfig effective_launch(const PaintJob& job) {
+    LaunchConfig launch = job.launch;
+    if (job.op >= 0 && job.op < static_cast<int>(op_registry().size()) && op_registry()[job.op].user_code) {
+        launch.mapping = Mapping::TwoD;
+        launch.pixels_per_thread = 1;
+    }
+    return launch;
 }
 
 long long painting_blocks(const PaintJob& job, const Dim3& grid) {

@@ -13,8 +13,9 @@ template <class Op>
 constexpr OpInfo make_info(int index) {
     void (*cpu)(const OpParams&, Pixel*, OpOutputs*) = nullptr;
     if constexpr (Op::custom) cpu = &Op::cpu_paint;
-    return OpInfo{index,           Op::name,     Op::title,         Op::formula,      Op::bytes_read_per_pixel, 4,
-                  Op::custom,      Op::variants, Op::variant_names, Op::makes_histogram, cpu,                  &Op::flops, Op::uses};
+    return OpInfo{index,         Op::name,      Op::title,         Op::formula,         Op::bytes_read_per_pixel, 4,
+                  Op::custom,    Op::user_code, Op::variants,      Op::variant_names,   Op::makes_histogram,
+                  cpu,           &Op::flops,    Op::uses};
 }
 
 constexpr auto kOps = [] {

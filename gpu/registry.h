@@ -22,6 +22,9 @@ struct OpInfo {
     // Per-pixel ops run through paint_thread() (the user's block/grid/mapping/view apply); custom
     // ops are whole-image passes with their own kernels and a plain CPU implementation.
     bool custom;
+    // The user's kernel, compiled at run time (NVRTC): the panel's block and grid apply, not the
+    // mapping or view; the CUDA backends only.
+    bool user_code;
     int variants;                                 // 1, or 2 (naive / tiled kernels)
     std::array<std::string_view, 2> variant_names;
     bool makes_histogram;                         // fills OpOutputs::histogram

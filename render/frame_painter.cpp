@@ -69,6 +69,7 @@ struct FramePainter::CudaState {
     std::array<DeviceBuffer<Pixel>, SourceImages::kSlots> sources; // input images, fitted
     std::uint64_t sources_generation = 0;
     CudaOpWorkspace workspace;
+    std::optional<UserKernel> user_kernel; // workspace.user_kernel points here
     std::array<GpuTimerRing, 2> variant_timer;
     PinnedBuffer<std::uint32_t> host_bins{2 * kHistogramBins}; // histogram read-back, both variants
     CudaEvent bins_ready = CudaEvent::create();
@@ -182,23 +183,80 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     if (sources && sources->width() == canvas.width() && sources->height() == canvas.height())
         if (auto error = attach_sources(*sources, canvas, frame.run)) return error;
 
-    switch (backend_) {
-#ifdef KC_HAVE_CUDA
-    case Backend::CudaInterop:
-        if (present_ == Present::PixelBuffer)
-            present_through_pixel_buffer(frame, canvas);
-        else
-            present_through_texture(frame, canvas);
-        return std::nullopt;
-    case Backend::CudaStaged: present_staged(frame, canvas); return std::nullopt;
-#else
-    case Backend::CudaInterop:
-    case Backend::CudaStaged: return "this kcanvas was built without CUDA";
-#endif
-    case Backend::Cpu: return paint_on_cpu(frame, canvas);
-    }
-    return std::nullopt;
+    if (backend_ == Backend::Cpu) return paint_on_cpu(frame, canvas);
+    return paint_on_cuda(frame, canvas);
 }
+
+#ifdef KC_HAVE_CUDA
+namespace {
+// Runs `work`; a CUDA error that leaves the context unusable becomes CudaContextLost.
+template <class Work>
+auto faults_lose_the_context(Work&& work) {
+    try {
+        return work();
+    } catch (const CudaError& e) {
+        if (is_sticky_error(e.code())) throw CudaContextLost(e.what());
+        throw;
+    }
+}
+} // namespace
+
+std::optional<std::string> FramePainter::paint_on_cuda(const Frame& f, Canvas& canvas) {
+    if (f.info.user_code) {
+        // Refused before anything is mapped, as plan_paint's refusals are.
+        if (!cuda_->user_kernel) return std::string(kNoUserKernel);
+        if (auto e = cuda_->user_kernel->launch_error(f.run.launch.block)) return e;
+    }
+    return faults_lose_the_context([&]() -> std::optional<std::string> {
+        if (backend_ == Backend::CudaStaged)
+            present_staged(f, canvas);
+        else if (present_ == Present::PixelBuffer)
+            present_through_pixel_buffer(f, canvas);
+        else
+            present_through_texture(f, canvas);
+        return std::nullopt;
+    });
+}
+
+KernelCompile FramePainter::compile_user_kernel(std::string_view source, std::string_view file_name) {
+    if (!cuda_) {
+        KernelCompile failed;
+        failed.log = "live kernels need a CUDA GPU: " + why_not_[static_cast<int>(Backend::CudaStaged)];
+        return failed;
+    }
+    CudaState& c = *cuda_;
+    KernelCompile compiled = kc::compile_user_kernel(source, {c.info.cc_major, c.info.cc_minor}, file_name);
+    if (!compiled.ok) return compiled;
+    try {
+        UserKernel loaded = UserKernel::load(compiled);
+        // Frames still in flight may run the old kernel: let them finish before it is unloaded.
+        faults_lose_the_context([&] { KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); });
+        c.workspace.user_kernel = nullptr;
+        c.user_kernel = std::move(loaded);
+        c.workspace.user_kernel = &*c.user_kernel;
+        user_kernel_source_ = std::string(source);
+        times_.clear();
+    } catch (const CudaContextLost&) {
+        throw;
+    } catch (const std::exception& e) {
+        compiled.ok = false;
+        compiled.log += (compiled.log.empty() ? "" : "\n") + std::string(e.what());
+    }
+    return compiled;
+}
+
+bool FramePainter::has_user_kernel() const { return cuda_ && cuda_->user_kernel.has_value(); }
+#else
+std::optional<std::string> FramePainter::paint_on_cuda(const Frame&, Canvas&) { return "this kcanvas was built without CUDA"; }
+
+KernelCompile FramePainter::compile_user_kernel(std::string_view, std::string_view) {
+    KernelCompile failed;
+    failed.log = "live kernels need a CUDA GPU: this kcanvas was built without CUDA";
+    return failed;
+}
+
+bool FramePainter::has_user_kernel() const { return false; }
+#endif
 
 void FramePainter::timed_upload(const std::function<void()>& upload) {
     const bool timed = upload_timer_.begin();
@@ -230,6 +288,7 @@ std::optional<std::string> FramePainter::attach_sources(const SourceImages& sour
             KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host copy may change after this
             c.sources_generation = sources.generation();
         } catch (const CudaError& e) {
+            if (is_sticky_error(e.code())) throw CudaContextLost(e.what());
             (void)cudaGetLastError(); // a failed cudaMalloc is not sticky: clear it so later checks don't see it
             for (auto& b : c.sources) b = DeviceBuffer<Pixel>();
             c.sources_generation = 0;
@@ -258,8 +317,10 @@ void FramePainter::launch_kernels(const Frame& f, Pixel* out, const Canvas& canv
     }
     const bool timed = c.kernel_timer.begin(c.stream.get());
     const bool vt = f.info.variants == 2 && c.variant_timer[run.params.variant].begin(c.stream.get());
+    // The user's code decides which thread writes which pixel: no writer record for it.
+    const bool record = record_writers_ && !f.info.user_code;
     cuda_paint(run, f.limits, out, c.stream.get(), c.workspace,
-               writers_->for_cuda(record_writers_, canvas.width(), canvas.height(), c.stream.get()));
+               writers_->for_cuda(record, canvas.width(), canvas.height(), c.stream.get()));
     if (vt) c.variant_timer[run.params.variant].end(c.stream.get());
     if (timed) c.kernel_timer.end(c.stream.get());
     if (f.info.makes_histogram) {
@@ -373,7 +434,14 @@ const DeviceInfo* FramePainter::device_info() const {
 
 void FramePainter::collect_timings(bool wait) {
 #ifdef KC_HAVE_CUDA
-    if (cuda_) {
+    if (cuda_) faults_lose_the_context([&] { collect_cuda_timings(wait); });
+#endif
+    upload_timer_.collect([this](double us) { times_.upload.add(us); }, wait);
+}
+
+#ifdef KC_HAVE_CUDA
+void FramePainter::collect_cuda_timings(bool wait) {
+    {
         auto add_kernel = [this](double us) { times_.kernel.add(us); };
         auto add_copy = [this](double us) { times_.copy.add(us); };
         auto add_v0 = [this](double us) { times_.variant[0].add(us); };
@@ -405,8 +473,9 @@ void FramePainter::collect_timings(bool wait) {
             }
         }
     }
-#endif
-    upload_timer_.collect([this](double us) { times_.upload.add(us); }, wait);
 }
+#else
+void FramePainter::collect_cuda_timings(bool) {}
+#endif
 
 } // namespace kc

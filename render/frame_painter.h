@@ -5,6 +5,7 @@
 //                 (the tutorials' host round trip; works where interop registration fails)
 //   cpu           the grid emulator runs the same thread bodies on the CPU, then uploaded
 #include <array>
+#include <stdexcept>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "paint_job.h"
 #include "source_images.h"
 #include "timing.h"
+#include "user_kernel.h"
 
 namespace kc {
 
@@ -55,6 +57,13 @@ struct DeviceSummary {
 
 class WriterRecord;
 
+// A kernel faulted (an illegal address, a trap, ...) and took the CUDA context with it: nothing
+// more can run on the GPU in this process. paint() and collect_timings() throw it.
+class CudaContextLost : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 class FramePainter {
 public:
     // Needs the GL context current. Picks the first backend that works here, in the order
@@ -90,6 +99,14 @@ public:
     const StageTimes& times() const { return times_; }
     StageTimes& times() { return times_; }
 
+    // Compiles the user's kernel (op user_kernel) with NVRTC for this painter's GPU and loads it;
+    // from the next paint on it runs. On failure the previous kernel, if any, keeps running and
+    // the log says why (NVRTC missing, no CUDA GPU, the compiler's errors).
+    KernelCompile compile_user_kernel(std::string_view source, std::string_view file_name = "kernel.cu");
+    bool has_user_kernel() const;
+    // The source of the kernel that runs now (saved when it faults).
+    const std::string& user_kernel_source() const { return user_kernel_source_; }
+
     // The inspector's per-pixel writer record (see writer_record.h); off unless asked for, as it
     // costs a write per pixel. sm_of_pixel reads one entry of the last paint that kept it.
     void record_writers(bool on) { record_writers_ = on; }
@@ -108,6 +125,8 @@ private:
     void present_through_texture(const Frame& f, Canvas& canvas);
     void present_staged(const Frame& f, Canvas& canvas);
     std::optional<std::string> paint_on_cpu(const Frame& f, Canvas& canvas);
+    std::optional<std::string> paint_on_cuda(const Frame& f, Canvas& canvas);
+    void collect_cuda_timings(bool wait);
     void timed_upload(const std::function<void()>& upload);
 
     std::unique_ptr<CudaState> cuda_;
@@ -120,6 +139,7 @@ private:
     bool record_writers_ = false;
     std::unique_ptr<WriterRecord> writers_;
     OpOutputs outputs_;
+    std::string user_kernel_source_;
 };
 
 } // namespace kc

@@ -13,9 +13,10 @@ struct ProcessResult {
     std::string output; // stdout and stderr together
 };
 
-inline ProcessResult run(const std::string& args) {
+// Runs a shell command line (stderr joined to stdout).
+inline ProcessResult run_shell(const std::string& command_line) {
     ProcessResult r;
-    const std::string command = std::string(KCANVAS_BIN) + " " + args + " 2>&1";
+    const std::string command = "(" + command_line + ") 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return r;
     std::array<char, 4096> buffer{};
@@ -24,5 +25,8 @@ inline ProcessResult run(const std::string& args) {
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return r;
 }
+
+// Runs kcanvas with these arguments.
+inline ProcessResult run(const std::string& args) { return run_shell(std::string(KCANVAS_BIN) + " " + args); }
 
 } // namespace kc::test

@@ -3,6 +3,9 @@
 
 #include <filesystem>
 
+#ifdef KC_HAVE_CUDA
+#include "cuda_device.h"
+#endif
 #include "image_file.h"
 #include "op_expectations.h"
 #include "run_process.h"
@@ -16,7 +19,7 @@ TEST(Cli, HelpDocumentsEveryFlagAndOp) {
     const auto r = run("--help");
     EXPECT_EQ(r.exit_code, 0);
     for (const char* flag : {"--headless", "--op", "--size", "--block", "--grid", "--weight", "--frames", "--out", "--json",
-                             "--backend", "--mapping", "--view", "--tutorial"})
+                             "--backend", "--mapping", "--view", "--tutorial", "--kernel"})
         EXPECT_NE(r.output.find(flag), std::string::npos) << flag;
     for (const OpInfo& op : op_registry()) EXPECT_NE(r.output.find(std::string(op.name)), std::string::npos);
 }
@@ -45,6 +48,37 @@ TEST(Cli, BadInputExitsWithCode2AndSaysWhy) {
         EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
         EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
     }
+}
+
+TEST(Cli, UserKernelBadInputExitsWithCode2AndSaysWhy) {
+    struct Case {
+        const char* args;
+        const char* message;
+    };
+    const std::string gradient = std::string(KC_ASSETS) + "/kernels/gradient.cu";
+    for (const Case& c : {Case{"--headless --kernel missing.cu", "--kernel: cannot read 'missing.cu'"},
+                          Case{"--kernel missing.cu", "--kernel: cannot read 'missing.cu'"}, // windowed too, before any window
+                          Case{"--headless --kernel " KC_ASSETS, "is a directory"},
+                          Case{"--headless --backend cpu --op user_kernel", "cpu backend cannot run your kernel"}}) {
+        const auto r = run(c.args);
+        EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+        EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+    }
+    auto r = run("--headless --op blend --kernel " + gradient);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("drop --op blend"), std::string::npos) << r.output;
+    r = run("--headless --backend cpu --kernel " + gradient);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("cpu backend cannot run your kernel"), std::string::npos) << r.output;
+}
+
+TEST(Cli, UserKernelWithoutAGpuSaysWhatIsMissing) {
+#ifdef KC_HAVE_CUDA
+    if (!cuda_unavailable_reason()) GTEST_SKIP() << "a CUDA GPU is present: test_gpu_user_kernel runs the kernel";
+#endif
+    const auto r = run("--headless --kernel " + std::string(KC_ASSETS) + "/kernels/gradient.cu");
+    EXPECT_EQ(r.exit_code, 1) << r.output; // the machine lacks a GPU: not bad input
+    EXPECT_NE(r.output.find("your kernel needs a CUDA GPU"), std::string::npos) << r.output;
 }
 
 TEST(Cli, HeadlessCpuWritesTheReferencePicture) {

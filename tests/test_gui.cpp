@@ -107,6 +107,40 @@ TEST(Gui, ColumnsMappingPaintsTheSamePictureAndTheTunerKeepsIt) {
     EXPECT_TRUE(test::load_png(dir + "/tuned_warps.png").pixels == want) << "block " << to_string(*tuned);
 }
 
+// The user-kernel editor driven by a script: on the CPU backend (no CUDA here) the op is refused
+// with the reason and Compile says what is missing, without a crash; with a CUDA GPU the starter
+// compiles and paints.
+TEST(Gui, UserKernelOpSaysWhatItNeedsOrRuns) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display: run under xvfb-run (the test script does)";
+    const std::string dir = ::testing::TempDir() + "/kc_gui_kernel";
+    std::filesystem::create_directories(dir);
+    const std::string script = dir + "/script.txt";
+    std::ofstream(script) << "size 320x200\nwait 2\nop user_kernel\nwait 3\nstatus\n"
+                             "starter gradient\nwait 2\nstatus\n"
+                             "source -\nsource extern \"C\" __global__ void paint(Pixel* out) { oops }\ncompile\nwait 2\nstatus\n"
+                             "kernel " << dir << "/missing.cu\nwait 2\nstatus\n"
+                             "save " << dir << "/canvas.png\n"
+                             "screenshot " << dir << "/window.png\nquit\n";
+    const auto r = test::run("--script " + script);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("kernel file: cannot read '" + dir + "/missing.cu'"), std::string::npos) << r.output;
+    if (r.output.find("compile: ok") == std::string::npos) {
+        EXPECT_NE(r.output.find("status: refused: the cpu backend cannot run your kernel"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find("compile: failed\nlive kernels need"), std::string::npos) << r.output;
+    } else {
+        // A CUDA backend: the gradient ran; the broken source failed on its line 1 and the gradient stayed.
+        EXPECT_NE(r.output.find("gradient.cu(1)"), std::string::npos) << r.output; // the starter it was edited from
+        const auto canvas = test::load_png(dir + "/canvas.png");
+        PaintJob job;
+        job.params = {.width = 320, .height = 200};
+        EXPECT_TRUE(ref::matches_reference(job, canvas.pixels));
+    }
+    const auto window = test::load_png(dir + "/window.png");
+    std::set<std::uint32_t> colours;
+    for (const Pixel& p : window.pixels) colours.insert(p.r << 16 | p.g << 8 | p.b);
+    EXPECT_GT(colours.size(), 20u); // the panel with the editor, not a blank frame
+}
+
 TEST(Gui, NoDisplayIsAClearErrorNotACrash) {
     const std::string command = std::string("env -u DISPLAY -u WAYLAND_DISPLAY ") + KCANVAS_BIN + " --backend cpu 2>&1";
     FILE* pipe = popen(command.c_str(), "r");

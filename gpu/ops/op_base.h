@@ -7,6 +7,10 @@
 //                   -- a plain CPU implementation (the cpu backend's; no grid emulation)
 //                 static void cuda_launch(const CudaCustomLaunch&);   -- in ops/<name>.cu
 //               and may have two kernels (variants), e.g. naive global memory vs tiled shared.
+//   UserCodeOp: the user's own kernel, compiled at run time with NVRTC (see user_kernel.h). The
+//               panel's block and grid launch it, but the user's code maps threads to pixels, so
+//               mapping, view and pixels per thread do not apply. CUDA backends only: the CPU
+//               emulator cannot run CUDA code.
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -43,6 +47,7 @@ enum ParamUse : unsigned {
 
 struct PerPixelOp {
     static constexpr bool custom = false;
+    static constexpr bool user_code = false;
     static constexpr int variants = 1;
     static constexpr std::array<std::string_view, 2> variant_names{"", ""};
     static constexpr bool makes_histogram = false;
@@ -51,8 +56,18 @@ struct PerPixelOp {
 
 struct CustomOp {
     static constexpr bool custom = true;
+    static constexpr bool user_code = false;
     static constexpr int variants = 2;
     static constexpr std::array<std::string_view, 2> variant_names{"naive (global memory)", "tiled (shared memory)"};
+    static constexpr bool makes_histogram = false;
+    static double flops(const OpParams&) { return 0.0; }
+};
+
+struct UserCodeOp {
+    static constexpr bool custom = false;
+    static constexpr bool user_code = true;
+    static constexpr int variants = 1;
+    static constexpr std::array<std::string_view, 2> variant_names{"", ""};
     static constexpr bool makes_histogram = false;
     static double flops(const OpParams&) { return 0.0; }
 };

@@ -2,6 +2,7 @@
 // functor deriving PerPixelOp (name, title, formula, bytes_read_per_pixel, and a __host__
 // __device__ per-pixel operator()), then add its #include and one KC_OP line below. Operations
 // that need shared memory or barriers derive CustomOp instead (see op_base.h) and add ops/<name>.cu.
+// The user's own kernel (UserKernelOp) is compiled at run time; see ../user_kernel.h.
 // The UI, CLI, tests and benchmarks all read this list. Include it once plainly (for the headers),
 // then again with KC_OP(Functor) defined.
 #ifndef KC_OP
@@ -17,6 +18,7 @@
 #include "matmul.h"
 #include "sobel.h"
 #include "threshold.h"
+#include "user_kernel.h"
 #else
 KC_OP(GradientOp)
 KC_OP(CheckerboardOp)
@@ -31,4 +33,5 @@ KC_OP(HistogramOp)
 KC_OP(MandelbrotOp)
 KC_OP(JuliaOp)
 KC_OP(MatmulOp)
+KC_OP(UserKernelOp)
 #endif

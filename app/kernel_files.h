@@ -1,0 +1,26 @@
+#pragma once
+// The user's kernel on disk: reading a .cu file (--kernel, the panel, scripts) and, when a kernel
+// faults and CUDA must stop, saving its source so the work is not lost.
+#include <optional>
+#include <string>
+
+namespace kc {
+
+// Reads a whole text file into `text`; on failure returns why ("cannot read 'x.cu': No such file
+// or directory") and leaves `text` alone.
+std::optional<std::string> read_text_file(const std::string& path, std::string& text);
+// Writes `text` to `path`; on failure returns why.
+std::optional<std::string> write_text_file(const std::string& path, const std::string& text);
+
+// Saves `source` as kcanvas-kernel-YYYYmmdd-HHMMSS.cu in the working directory; returns a line for
+// the fault message: where the source went, or why it could not be saved.
+std::string save_faulted_kernel(const std::string& source);
+
+// What kcanvas says when a kernel faulted (`what`: the CUDA error): the error, where the source
+// went (`saved_note`, empty when there was no user kernel), and why the process must end.
+std::string kernel_fault_message(const std::string& what, const std::string& saved_note);
+
+// The file name part of a path, for NVRTC's log ("dir/x.cu" -> "x.cu").
+std::string file_name_of(const std::string& path);
+
+} // namespace kc

@@ -1,0 +1,16 @@
+#pragma once
+// The panel's part for the user's own kernel (op user_kernel): the code editor, starters, file
+// load/save, Compile (and Ctrl+Enter), the compile log, the read-only prelude; and the dialog
+// that explains a kernel fault before kcanvas closes.
+#include "panel.h"
+#include "ui_state.h"
+
+namespace kc {
+
+// The "Your kernel" section's contents; call inside the panel window when the op is user code.
+void kernel_section(UiState& state, const PanelContext& ctx);
+
+// While state.fatal is set: a modal dialog with the fault, where the source went, and Quit.
+void kernel_fault_dialog(UiState& state);
+
+} // namespace kc

@@ -1,0 +1,19 @@
+#pragma once
+#include "op_base.h"
+
+namespace kc {
+
+// The user's own kernel, typed in the panel or given with --kernel FILE.cu and compiled at run
+// time by NVRTC (../user_kernel.h): `paint(out, width, height, a, b, t)`, launched with the
+// panel's block and grid. The painter holds the compiled kernel; without one it refuses.
+struct UserKernelOp : UserCodeOp {
+    static constexpr const char* name = "user_kernel";
+    static constexpr const char* title = "Your kernel (NVRTC)";
+    static constexpr const char* formula =
+        "your CUDA code: paint(out, width, height, a, b, t), launched with the panel's block and grid; "
+        "pixels no thread writes stay hatched";
+    static constexpr unsigned uses = kUsesImageA | kUsesImageB;
+    static constexpr int bytes_read_per_pixel = 0; // unknown: bandwidth counts the writes only
+};
+
+} // namespace kc

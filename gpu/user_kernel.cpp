@@ -1,0 +1,286 @@
+#include "user_kernel.h"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+
+#ifdef KC_HAVE_CUDA
+#include "cuda_check.h"
+#endif
+
+namespace kc {
+
+namespace {
+
+// Compiled before the user's code. Self-contained (NVRTC sees no project headers); the Pixel layout
+// is gpu/pixel.h's: B,G,R,A bytes.
+constexpr std::string_view kPrelude = R"prelude(#line 1 "kcanvas_prelude.cuh"
+// kcanvas prelude: compiled before your kernel (read-only).
+// Canvas pixels are 8-bit B,G,R,A in memory (OpenCV's order), one 32-bit word each.
+struct __align__(4) Pixel {
+    unsigned char b, g, r, a;
+};
+
+__device__ inline int clamp255(int v) { return v < 0 ? 0 : (v > 255 ? 255 : v); }
+
+// An opaque pixel from red, green, blue in 0..255 (clamped).
+__device__ inline Pixel make_pixel(int r, int g, int b) {
+    Pixel p;
+    p.r = (unsigned char)clamp255(r), p.g = (unsigned char)clamp255(g), p.b = (unsigned char)clamp255(b), p.a = 255;
+    return p;
+}
+// The same from floats in 0..1 (rounded, clamped).
+__device__ inline Pixel make_pixel_f(float r, float g, float b) {
+    return make_pixel(__float2int_rn(r * 255.0f), __float2int_rn(g * 255.0f), __float2int_rn(b * 255.0f));
+}
+
+// Pixel i of an image (i = y * width + x): one 32-bit read-only load.
+__device__ inline Pixel load(const Pixel* image, int i) {
+    const unsigned v = __ldg(reinterpret_cast<const unsigned*>(image) + i);
+    Pixel p;
+    p.b = (unsigned char)v, p.g = (unsigned char)(v >> 8), p.r = (unsigned char)(v >> 16), p.a = (unsigned char)(v >> 24);
+    return p;
+}
+// Writes pixel i of an image with one 32-bit store (out[i] = p may become four byte stores).
+__device__ inline void store(Pixel* image, int i, Pixel p) {
+    reinterpret_cast<unsigned*>(image)[i] = p.b | p.g << 8 | p.r << 16 | (unsigned)p.a << 24;
+}
+
+// round(w * p + (1 - w) * q) per channel.
+__device__ inline Pixel mix(Pixel p, Pixel q, float w) {
+    return make_pixel((int)(w * p.r + (1.0f - w) * q.r + 0.5f), (int)(w * p.g + (1.0f - w) * q.g + 0.5f),
+                      (int)(w * p.b + (1.0f - w) * q.b + 0.5f));
+}
+
+// The kernel kcanvas launches with the panel's block and grid. out, a and b hold width*height
+// pixels, row-major; a and b are the input images (else the gradient and the checkerboard);
+// t is seconds since the start. Pixels your threads do not write stay hatched.
+extern "C" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t);
+)prelude";
+
+// The few NVRTC entry points kcanvas uses, resolved with dlsym; types as in nvrtc.h.
+using nvrtcResult = int;
+using nvrtcProgram = struct _nvrtcProgram*;
+constexpr nvrtcResult kNvrtcSuccess = 0;
+
+struct Nvrtc {
+    std::optional<std::string> error; // why it could not be loaded
+    int major = 0, minor = 0;
+    std::vector<int> archs; // supported SM architectures, e.g. 75 ... 120
+    const char* (*GetErrorString)(nvrtcResult) = nullptr;
+    nvrtcResult (*Version)(int*, int*) = nullptr;
+    nvrtcResult (*GetNumSupportedArchs)(int*) = nullptr;
+    nvrtcResult (*GetSupportedArchs)(int*) = nullptr;
+    nvrtcResult (*CreateProgram)(nvrtcProgram*, const char*, const char*, int, const char* const*,
+                                 const char* const*) = nullptr;
+    nvrtcResult (*DestroyProgram)(nvrtcProgram*) = nullptr;
+    nvrtcResult (*CompileProgram)(nvrtcProgram, int, const char* const*) = nullptr;
+    nvrtcResult (*GetProgramLogSize)(nvrtcProgram, std::size_t*) = nullptr;
+    nvrtcResult (*GetProgramLog)(nvrtcProgram, char*) = nullptr;
+    nvrtcResult (*GetCUBINSize)(nvrtcProgram, std::size_t*) = nullptr;
+    nvrtcResult (*GetCUBIN)(nvrtcProgram, char*) = nullptr;
+    nvrtcResult (*GetPTXSize)(nvrtcProgram, std::size_t*) = nullptr;
+    nvrtcResult (*GetPTX)(nvrtcProgram, char*) = nullptr;
+};
+
+Nvrtc open_nvrtc() {
+    Nvrtc n;
+    void* lib = nullptr;
+    std::string tried;
+    for (const char* name : {"libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.13", "libnvrtc.so"}) {
+        if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+        const char* why = dlerror();
+        if (tried.empty()) tried = why ? why : name; // the first name's error is the telling one
+    }
+    if (!lib) {
+        n.error = "live kernels need NVRTC (libnvrtc.so.13 from the CUDA toolkit): " + tried;
+        return n; // never closed: the process keeps using it
+    }
+    bool missing = false;
+    auto resolve = [&](auto& fn, const char* symbol) {
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, symbol));
+        if (!fn && !missing)
+            missing = true, n.error = fmt::format("live kernels need NVRTC, but this libnvrtc lacks {}", symbol);
+    };
+    resolve(n.GetErrorString, "nvrtcGetErrorString");
+    resolve(n.Version, "nvrtcVersion");
+    resolve(n.GetNumSupportedArchs, "nvrtcGetNumSupportedArchs");
+    resolve(n.GetSupportedArchs, "nvrtcGetSupportedArchs");
+    resolve(n.CreateProgram, "nvrtcCreateProgram");
+    resolve(n.DestroyProgram, "nvrtcDestroyProgram");
+    resolve(n.CompileProgram, "nvrtcCompileProgram");
+    resolve(n.GetProgramLogSize, "nvrtcGetProgramLogSize");
+    resolve(n.GetProgramLog, "nvrtcGetProgramLog");
+    resolve(n.GetCUBINSize, "nvrtcGetCUBINSize");
+    resolve(n.GetCUBIN, "nvrtcGetCUBIN");
+    resolve(n.GetPTXSize, "nvrtcGetPTXSize");
+    resolve(n.GetPTX, "nvrtcGetPTX");
+    if (missing) return n;
+    n.Version(&n.major, &n.minor);
+    int count = 0;
+    if (n.GetNumSupportedArchs(&count) == kNvrtcSuccess && count > 0) {
+        n.archs.resize(static_cast<std::size_t>(count));
+        if (n.GetSupportedArchs(n.archs.data()) != kNvrtcSuccess) n.archs.clear();
+    }
+    return n;
+}
+
+// Opened once, on first use (the library stays loaded for the process, as a linked one would).
+const Nvrtc& nvrtc() {
+    static const Nvrtc n = open_nvrtc();
+    return n;
+}
+
+// The architecture to compile for: the device's own as a CUBIN when NVRTC knows it; for a GPU
+// newer than this NVRTC, PTX of the newest architecture it knows, which the driver compiles on load.
+std::optional<std::string> pick_target(const Nvrtc& n, ComputeCapability cc, std::string& target, bool& ptx) {
+    const int arch = cc.major * 10 + cc.minor;
+    ptx = false;
+    if (n.archs.empty() || std::find(n.archs.begin(), n.archs.end(), arch) != n.archs.end()) {
+        target = fmt::format("sm_{}", arch);
+        return std::nullopt;
+    }
+    if (arch > n.archs.back()) {
+        target = fmt::format("compute_{}", n.archs.back());
+        ptx = true;
+        return std::nullopt;
+    }
+    return fmt::format("NVRTC {}.{} cannot compile for compute capability {}.{} (it knows sm_{} to sm_{})", n.major,
+                       n.minor, cc.major, cc.minor, n.archs.front(), n.archs.back());
+}
+
+} // namespace
+
+std::string_view user_kernel_prelude() { return kPrelude; }
+
+std::optional<std::string> nvrtc_unavailable_reason() { return nvrtc().error; }
+
+const StarterKernel* find_starter(std::string_view name) {
+    for (const StarterKernel& s : starter_kernels())
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+const StarterKernel& default_starter() {
+    const StarterKernel* gradient = find_starter("gradient");
+    return gradient ? *gradient : starter_kernels().front();
+}
+
+KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc, std::string_view file_name) {
+    KernelCompile result;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Nvrtc& n = nvrtc();
+    if (n.error) {
+        result.log = *n.error;
+        return result;
+    }
+    bool ptx = false;
+    if (auto e = pick_target(n, cc, result.target, ptx)) {
+        result.log = *e;
+        return result;
+    }
+    // #line makes NVRTC count the user's lines from 1 under their file's name.
+    const std::string name(file_name.empty() ? "kernel.cu" : file_name);
+    const std::string text = fmt::format("{}#line 1 \"{}\"\n{}\n", kPrelude, name, source);
+    nvrtcProgram program = nullptr;
+    if (nvrtcResult r = n.CreateProgram(&program, text.c_str(), name.c_str(), 0, nullptr, nullptr);
+        r != kNvrtcSuccess) {
+        result.log = fmt::format("NVRTC could not create the program: {}", n.GetErrorString(r));
+        return result;
+    }
+    struct Destroy {
+        const Nvrtc& n;
+        nvrtcProgram& p;
+        ~Destroy() { n.DestroyProgram(&p); }
+    } destroy{n, program};
+
+    const std::string arch = "--gpu-architecture=" + result.target;
+    // Functions without __device__ are device functions, so helpers need no qualifier.
+    const char* options[] = {arch.c_str(), "-std=c++17", "--device-as-default-execution-space", "--generate-line-info"};
+    const nvrtcResult compiled = n.CompileProgram(program, static_cast<int>(std::size(options)), options);
+    std::size_t log_size = 0;
+    if (n.GetProgramLogSize(program, &log_size) == kNvrtcSuccess && log_size > 1) {
+        result.log.resize(log_size);
+        n.GetProgramLog(program, result.log.data());
+        result.log.resize(log_size - 1); // drop the terminating NUL
+    }
+    if (compiled != kNvrtcSuccess) {
+        if (result.log.empty()) result.log = n.GetErrorString(compiled);
+        if (result.log.find("function \"paint\" has \"C\" linkage") != std::string::npos)
+            result.log += "hint: paint must keep the signature of the prelude's declaration:\n"
+                          "  extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, "
+                          "const Pixel* b, float t)\n";
+        result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        return result;
+    }
+    std::size_t size = 0;
+    const nvrtcResult got = ptx ? n.GetPTXSize(program, &size) : n.GetCUBINSize(program, &size);
+    if (got != kNvrtcSuccess || size == 0) {
+        result.log += fmt::format("NVRTC compiled but returned no {}", ptx ? "PTX" : "CUBIN");
+        return result;
+    }
+    result.image.resize(size);
+    if ((ptx ? n.GetPTX(program, result.image.data()) : n.GetCUBIN(program, result.image.data())) != kNvrtcSuccess) {
+        result.log += "NVRTC could not return the compiled code";
+        result.image.clear();
+        return result;
+    }
+    result.ok = true;
+    result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+#ifdef KC_HAVE_CUDA
+ComputeCapability current_device_capability() {
+    int device = 0;
+    KC_CUDA_CHECK_THROW(cudaGetDevice(&device));
+    ComputeCapability cc;
+    KC_CUDA_CHECK_THROW(cudaDeviceGetAttribute(&cc.major, cudaDevAttrComputeCapabilityMajor, device));
+    KC_CUDA_CHECK_THROW(cudaDeviceGetAttribute(&cc.minor, cudaDevAttrComputeCapabilityMinor, device));
+    return cc;
+}
+
+UserKernel UserKernel::load(const KernelCompile& compiled) {
+    if (!compiled.ok || compiled.image.empty()) throw std::runtime_error("nothing compiled to load");
+    UserKernel k;
+    cudaLibrary_t library{};
+    if (const cudaError_t e =
+            cudaLibraryLoadData(&library, compiled.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+        e != cudaSuccess) {
+        (void)cudaGetLastError(); // a failed load is not sticky: clear it for the next checks
+        throw std::runtime_error(
+            fmt::format("the GPU cannot load the compiled kernel ({}): {}", compiled.target, cudaGetErrorString(e)));
+    }
+    k.library_ = CudaLibrary(library);
+    if (const cudaError_t e = cudaLibraryGetKernel(&k.kernel_, library, "paint"); e != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw std::runtime_error("your code defines no kernel named paint: keep the signature\n"
+                                 "  extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* "
+                                 "a, const Pixel* b, float t)");
+    }
+    // A cudaKernel_t goes where the runtime takes a kernel as `const void*`.
+    KC_CUDA_CHECK_THROW(cudaFuncGetAttributes(&k.attributes_, reinterpret_cast<const void*>(k.kernel_)));
+    return k;
+}
+
+std::optional<std::string> UserKernel::launch_error(const Dim3& block) const {
+    if (block.count() <= attributes_.maxThreadsPerBlock) return std::nullopt;
+    return fmt::format("block {} has {} threads, but your kernel uses {} registers per thread, so at most {} threads "
+                       "fit in a block: use a smaller block (or fewer variables)",
+                       to_string(block), block.count(), attributes_.numRegs, attributes_.maxThreadsPerBlock);
+}
+
+void UserKernel::launch(const Dim3& grid, const Dim3& block, Pixel* out, int width, int height, const Pixel* a,
+                        const Pixel* b, float t, cudaStream_t stream) const {
+    void* args[] = {&out, &width, &height, &a, &b, &t};
+    KC_CUDA_CHECK_THROW(cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), dim3(grid.x, grid.y, grid.z),
+                                         dim3(block.x, block.y, block.z), args, 0, stream));
+}
+
+#endif
+
+} // namespace kc

@@ -1,0 +1,95 @@
+#pragma once
+// The user's own kernel: CUDA source typed in the panel (or --kernel FILE.cu), compiled at run time
+// with NVRTC and loaded with the runtime's library API (cudaLibraryLoadData). NVRTC is opened with
+// dlopen when first needed, so kcanvas starts on machines with only the driver and says what is
+// missing when a kernel is compiled there. kcanvas links neither libnvrtc nor libcuda.
+//
+// The user's source is compiled after a prelude (user_kernel_prelude(), shown read-only in the
+// panel) that defines Pixel, a few helpers and the kernel's declaration:
+//   extern "C" __global__ void paint(Pixel* out, int width, int height,
+//                                    const Pixel* a, const Pixel* b, float t);
+// out, a and b are width*height pixels, row-major; a and b are the input images (else the gradient
+// and the checkerboard); t is seconds since the start. The user's code computes its pixel from
+// blockIdx/blockDim/threadIdx and checks the bounds itself.
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#ifdef KC_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "cuda_raii.h"
+#include "launch_config.h"
+#include "pixel.h"
+#endif
+
+namespace kc {
+
+// The text compiled before every user kernel; `#line` directives make NVRTC number the user's
+// lines from 1, so "gradient.cu(7)" in a log is line 7 of what the user typed.
+std::string_view user_kernel_prelude();
+
+// A kernel shipped in assets/kernels (built into the binary): its file name without ".cu", a
+// title (the file's first comment line) and the source.
+struct StarterKernel {
+    std::string_view name;
+    std::string_view title;
+    std::string_view source;
+};
+std::span<const StarterKernel> starter_kernels();
+const StarterKernel* find_starter(std::string_view name);
+const StarterKernel& default_starter(); // the gradient
+
+struct ComputeCapability {
+    int major = 0, minor = 0;
+};
+
+// Why NVRTC cannot be loaded here ("live kernels need NVRTC (libnvrtc.so.13 from the CUDA
+// toolkit): <dlerror>"), or nullopt when it can.
+std::optional<std::string> nvrtc_unavailable_reason();
+
+struct KernelCompile {
+    bool ok = false;
+    std::string log;         // NVRTC's messages (warnings too), or why it did not run
+    std::string target;      // "sm_90" (a CUBIN), or "compute_XY" (PTX the driver finishes)
+    std::vector<char> image; // the CUBIN, or NUL-terminated PTX
+    double milliseconds = 0.0;
+};
+
+// Compiles the user's `source` (the prelude is added) for a GPU of capability `cc`. Needs NVRTC
+// but no GPU. `file_name` names the source in the log ("kernel.cu(7): error: ...").
+KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc,
+                                  std::string_view file_name = "kernel.cu");
+
+#ifdef KC_HAVE_CUDA
+ComputeCapability current_device_capability(); // throws CudaError
+
+struct CudaLibraryUnload {
+    void operator()(cudaLibrary_t library) const { KC_CUDA_CHECK_PRINT(cudaLibraryUnload(library)); }
+};
+using CudaLibrary = UniqueCudaHandle<cudaLibrary_t, CudaLibraryUnload>;
+
+// A compiled user kernel loaded into the current device's context (move-only: it owns the library).
+class UserKernel {
+  public:
+    // Throws std::runtime_error saying why it cannot be loaded (no `paint`, image for another GPU).
+    static UserKernel load(const KernelCompile& compiled);
+
+    // Why `block` cannot launch this kernel (its registers limit the threads per block), or nullopt.
+    std::optional<std::string> launch_error(const Dim3& block) const;
+    void launch(const Dim3& grid, const Dim3& block, Pixel* out, int width, int height, const Pixel* a, const Pixel* b,
+                float t, cudaStream_t stream) const;
+    int registers_per_thread() const { return attributes_.numRegs; }
+    int max_threads_per_block() const { return attributes_.maxThreadsPerBlock; }
+
+  private:
+    UserKernel() = default;
+    CudaLibrary library_;
+    cudaKernel_t kernel_{};
+    cudaFuncAttributes attributes_{};
+};
+#endif
+
+} // namespace kc

@@ -4,6 +4,7 @@
 // reason, where there is no CUDA GPU or no NVRTC.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -237,9 +238,9 @@ TEST_F(GpuUserKernel, ACompileErrorKeepsThePreviousKernelRunning) {
     expect_gradient(); // the old kernel still paints
 }
 
-// The command line on a GPU: a kernel that does not compile exits 2 with the log; one that faults
-// exits 1, says why and saves its source; the gradient starter writes the reference picture.
-TEST_F(GpuUserKernel, HeadlessCompileErrorFaultAndPicture) {
+// The command line on a GPU: a kernel that does not compile exits 2 with the log; the gradient
+// starter writes the reference picture.
+TEST_F(GpuUserKernel, HeadlessCompileErrorAndPicture) {
     const std::string dir = ::testing::TempDir() + "/kc_user_kernel";
     std::filesystem::create_directories(dir);
     const std::string bad = dir + "/bad.cu";
@@ -264,6 +265,18 @@ TEST_F(GpuUserKernel, HeadlessCompileErrorFaultAndPicture) {
         for (int x = 0; x < 320; ++x)
             ASSERT_EQ(img.pixels[std::size_t(y) * 320 + x], gradient_at(x, y, 320, 200)) << x << "," << y;
 
+}
+
+// A kernel that faults exits 1, says why and saves its source. Opt-in: on the H200 machine a
+// faulting kernel (Xid 31, an MMU fault on the graphics engine) left `kcanvas bench` hanging in the
+// processes that came after it, while `kcanvas --headless` still ran, so by default this test
+// must not share a machine with the rest of the suite. Run it last: KC_TEST_KERNEL_FAULTS=1.
+TEST_F(GpuUserKernel, AFaultingKernelExitsWithItsSourceSaved) {
+    if (!std::getenv("KC_TEST_KERNEL_FAULTS"))
+        GTEST_SKIP() << "opt-in (KC_TEST_KERNEL_FAULTS=1): a GPU fault can leave the GPU unusable for later "
+                        "processes; run it last";
+    const std::string dir = ::testing::TempDir() + "/kc_user_kernel_fault";
+    std::filesystem::create_directories(dir);
     // A write far outside any allocation (an address the compiler cannot see through, unlike a
     // null pointer): an illegal address, which no CUDA call in the process survives.
     const std::string faulty = dir + "/faulty.cu";

@@ -4,6 +4,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <string>
 #include <fmt/format.h>
 
 #include "registry.h"
@@ -105,9 +107,26 @@ void inspector_tooltip(const PaintJob& job, const PixelWriter& wr, int x, int y,
     ImGui::EndTooltip();
 }
 
+// A refused launch says so on the canvas too, not only in the panel: what the canvas shows is the
+// last picture painted, or nothing yet (e.g. your kernel on the CPU backend).
+void draw_refusal_banner(const UiState& s) {
+    const TeachState& teach = s.teach;
+    if (!s.refusal || teach.canvas_w <= 0 || teach.canvas_h <= 0) return;
+    const std::string text = "Launch refused: " + *s.refusal + "\nThe canvas shows the last picture painted, if any.";
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize(), pad = 8.0f;
+    const float wrap = std::max(100.0f, teach.canvas_w - 4 * pad);
+    const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, wrap, text.c_str());
+    const ImVec2 at(teach.canvas_x + pad, teach.canvas_y + pad);
+    ImDrawList* d = ImGui::GetBackgroundDrawList();
+    d->AddRectFilled(at, ImVec2(at.x + extent.x + 2 * pad, at.y + extent.y + 2 * pad), IM_COL32(20, 10, 10, 215), 4.0f);
+    d->AddText(font, size, ImVec2(at.x + pad, at.y + pad), IM_COL32(255, 120, 110, 255), text.c_str(), nullptr, wrap);
+}
+
 } // namespace
 
 void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas) {
+    draw_refusal_banner(s);
     TeachState& teach = s.teach;
     const int w = canvas.width(), h = canvas.height();
     // The user's kernel maps threads to pixels in its own code: the overlays would follow the wrong mapping.

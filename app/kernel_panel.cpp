@@ -69,6 +69,29 @@ void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
     }
 }
 
+// The code, Compile, and what the last compile said. `height` as ImGui sizes go (negative: fill
+// the window but leave that much).
+void editor(KernelEditorState& k, const PanelContext& ctx, float height) {
+    // Ctrl+Enter ends the edit (ImGui returns true for it with EnterReturnsTrue) and compiles.
+    const ImGuiInputTextFlags flags =
+        ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_EnterReturnsTrue;
+    // Escape in an ImGui text field reverts everything typed since it was clicked: keep the code.
+    const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+    const std::string before_escape = escape ? k.source : std::string();
+    if (ImGui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1,
+                                  ImVec2(-FLT_MIN, height), flags, &grow_string, &k.source))
+        k.compile_request = true;
+    if (escape && k.source != before_escape) k.source = before_escape;
+    if (ImGui::Button("Compile")) k.compile_request = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("(Ctrl+Enter)  %s", k.file_name.c_str());
+    if (ctx.painter.has_user_kernel() && k.source != ctx.painter.user_kernel_source()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("- edited since it compiled");
+    }
+    compile_status(k, ctx);
+}
+
 } // namespace
 
 void kernel_section(UiState& s, const PanelContext& ctx) {
@@ -81,24 +104,18 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
                        "no thread writes stay hatched.");
     starters_and_files(k);
 
-    // Ctrl+Enter ends the edit (ImGui returns true for it with EnterReturnsTrue) and compiles.
-    const ImGuiInputTextFlags flags =
-        ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_EnterReturnsTrue;
-    // Escape in an ImGui text field reverts everything typed since it was clicked: keep the code.
-    const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
-    const std::string before_escape = escape ? k.source : std::string();
-    if (ImGui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1,
-                                  ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 22), flags, &grow_string, &k.source))
-        k.compile_request = true;
-    if (escape && k.source != before_escape) k.source = before_escape;
-    if (ImGui::Button("Compile")) k.compile_request = true;
-    ImGui::SameLine();
-    ImGui::TextDisabled("(Ctrl+Enter)  %s", k.file_name.c_str());
-    if (ctx.painter.has_user_kernel() && k.source != ctx.painter.user_kernel_source()) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("- edited since it compiled");
+    // The panel is narrow for code: the editor can move to a window of its own.
+    ImGui::Checkbox("Edit in a larger window", &k.own_window);
+    if (k.own_window) {
+        const float right_of_panel = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
+        ImGui::SetNextWindowPos(ImVec2(right_of_panel + 16, 16), ImGuiCond_FirstUseEver); // over the canvas
+        ImGui::SetNextWindowSize(ImVec2(760, 620), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowBgAlpha(1.0f); // code over a picture must stay readable
+        if (ImGui::Begin("Your kernel", &k.own_window)) editor(k, ctx, -ImGui::GetTextLineHeight() * 12);
+        ImGui::End();
+    } else {
+        editor(k, ctx, ImGui::GetTextLineHeight() * 22);
     }
-    compile_status(k, ctx);
 
     if (ImGui::TreeNode("Prelude (compiled before your code, read-only)")) {
         const std::string_view prelude = user_kernel_prelude();

@@ -131,6 +131,9 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             else s.kernel.source += c.arg + "\n";
         } else if (c.verb == "compile") {
             s.kernel.compile_request = true;
+        } else if (c.verb == "editor") { // editor window|panel: where the kernel editor is
+            if (c.arg != "window" && c.arg != "panel") throw bad("editor must be window or panel");
+            s.kernel.own_window = c.arg == "window";
         } else if (c.verb == "tune") {
             s.tune_request = true;
         } else if (c.verb == "quit") {

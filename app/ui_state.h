@@ -27,6 +27,7 @@ struct KernelEditorState {
     std::string log;                     // its NVRTC log, numbered as the editor's lines
     std::string target;                  // "sm_90"
     double compile_ms = 0.0;
+    bool own_window = false;             // edit in a window of its own, wider than the panel
 };
 
 struct UiState {

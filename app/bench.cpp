@@ -12,6 +12,7 @@
 #include "gl_timer.h"
 #include "source_images.h"
 #include "registry.h"
+#include "watchdog.h"
 #include "user_kernel.h"
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
@@ -96,7 +97,8 @@ bool parse_size(const std::string& s, int& w, int& h) {
 
 } // namespace
 
-std::vector<BlockTiming> sweep_blocks(FramePainter& painter, Canvas& canvas, PaintJob job, int reps) {
+std::vector<BlockTiming> sweep_blocks(FramePainter& painter, Canvas& canvas, PaintJob job, int reps,
+                                      const std::function<void()>& on_step) {
     std::vector<Dim3> blocks{{50, 20, 1}};
     for (int x = 1; x <= 1024; x *= 2)
         for (int y = 1; x * y <= 1024; y *= 2)
@@ -115,6 +117,7 @@ std::vector<BlockTiming> sweep_blocks(FramePainter& painter, Canvas& canvas, Pai
         glFinish();
         painter.collect_timings(true);
         if (!refused && !painter.times().kernel.empty()) results.push_back({b, painter.times().kernel.median()});
+        if (on_step) on_step();
     }
     painter.times().clear();
     std::sort(results.begin(), results.end(), [](auto& a, auto& b) { return a.median_us < b.median_us; });
@@ -197,6 +200,10 @@ int run_bench(const BenchOptions& o) {
     try {
         FramePainter painter;
         const std::string device = painter.device().name;
+        // Each measured step beats; a GPU that stops answering ends the run with a message.
+        Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
+        watchdog.arm(painter.unavailable_reason(Backend::CudaInterop).empty() ||
+                     painter.unavailable_reason(Backend::CudaStaged).empty());
         fmt::print("kcanvas bench on {} ({})\n", device, context->description());
         // user_kernel times the default starter (the gradient, through the user's code path).
         bool user_kernel_ready = false;
@@ -217,7 +224,7 @@ int run_bench(const BenchOptions& o) {
                     job.op = op->index;
                     job.params.width = w, job.params.height = h;
                     job.launch.mapping = mapping;
-                    const auto results = sweep_blocks(painter, canvas, job, o.reps);
+                    const auto results = sweep_blocks(painter, canvas, job, o.reps, [&] { watchdog.beat(); });
                     fmt::print("\n{} {}x{} {} on {}: kernel median per block (fastest first)\n", op->name, w, h,
                                op->custom || op->user_code ? "own indexing" : mapping_name(is_tiled(mapping) ? mapping : Mapping::TwoD),
                                backend_name(painter.backend()));
@@ -265,13 +272,14 @@ int run_bench(const BenchOptions& o) {
                     glBindFramebuffer(GL_FRAMEBUFFER, 0);
                     glFinish();
                     draw_only.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+                    watchdog.beat();
                 }
                 fmt::print("{}x{} drawn into {}x{}: glFinish alone {:.1f} us, draw + glFinish {:.1f} us, device copy {:.1f} us ({:.0f} GB/s)\n", w,
                            h, screen_w, screen_h, median(finish_only), median(draw_only), copy_us, copy_gbs);
                 // Streamed floors, to split a frame's cost: draws alone, and paints (cuda-interop) alone.
                 auto streamed = [&](auto&& body) {
                     const auto t0 = Clock::now();
-                    for (int i = 0; i < o.reps; ++i) body();
+                    for (int i = 0; i < o.reps; ++i) body(), watchdog.beat();
                     glFinish();
                     return std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / o.reps;
                 };
@@ -311,7 +319,7 @@ int run_bench(const BenchOptions& o) {
                     CudaGlImage image(canvas.texture());
                     auto streamed_cuda = [&](auto&& body) { // as streamed(), waiting for CUDA at the end too
                         const auto t0 = Clock::now();
-                        for (int i = 0; i < o.reps; ++i) body();
+                        for (int i = 0; i < o.reps; ++i) body(), watchdog.beat();
                         KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream.get()));
                         glFinish();
                         return std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / o.reps;
@@ -396,6 +404,7 @@ int run_bench(const BenchOptions& o) {
                         if (timed) draw_timer.end();
                         glBindFramebuffer(GL_FRAMEBUFFER, 0);
                         glFinish(); // the whole frame, to the last pixel on screen
+                        watchdog.beat();
                         if (i >= o.warmup) frames.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
                         painter.collect_timings();
                         draw_timer.collect([&](double us) { draw_times.add(us); });
@@ -410,6 +419,7 @@ int run_bench(const BenchOptions& o) {
                         glBindFramebuffer(GL_FRAMEBUFFER, 0);
                         glFlush();
                         painter.collect_timings();
+                        watchdog.beat();
                     }
                     glFinish();
                     const double streamed_us = std::chrono::duration<double, std::micro>(Clock::now() - t_stream).count() / o.reps;

@@ -11,6 +11,7 @@
 #include "kernel_files.h"
 #include "registry.h"
 #include "source_images.h"
+#include "watchdog.h"
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
 #endif
@@ -190,6 +191,9 @@ int run_headless(const Options& options) {
     try {
         FramePainter painter(o.backend);
         painter.set_present(o.present);
+        Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
+        watchdog.arm(painter.backend() != Backend::Cpu);
+        if (user_code) watchdog.rescue(kernel_source);
         if (user_code) {
             const KernelCompile k = painter.compile_user_kernel(kernel_source, kernel_name);
             if (!k.ok) {
@@ -208,9 +212,11 @@ int run_headless(const Options& options) {
                 return 2;
             }
             painter.collect_timings();
+            watchdog.beat();
         }
         glFinish();
         painter.collect_timings(true);
+        watchdog.arm(false); // the GPU has answered; writing a large PNG may take long on the CPU alone
         report(o, job, backend_name(painter.backend()), painter.device().name + " / " + context->description(), painter.times(),
                painter.outputs());
         if (!o.out.empty()) {

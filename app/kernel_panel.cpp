@@ -125,8 +125,10 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
         ImGui::EndChild();
         ImGui::TreePop();
     }
-    ImGui::TextDisabled("A kernel that loops forever freezes kcanvas (no watchdog); one that faults closes it,\n"
-                        "saving your source first.");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("A kernel that faults, or one that never ends (no frame for --watchdog seconds), closes "
+                        "kcanvas, saving your source first.");
+    ImGui::PopTextWrapPos();
 }
 
 void kernel_fault_dialog(UiState& s) {

@@ -69,6 +69,10 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     app.add_option("--cell", o.cell, "Checkerboard cell size in pixels")->check(CLI::Range(1, 16384))->capture_default_str();
     app.add_option("--frames", o.frames, "Headless: frames to render (timings are over these)")
         ->check(CLI::Range(1, 1000000))->capture_default_str();
+    app.add_option("--watchdog", o.watchdog_s,
+                   "Seconds without a finished frame on a CUDA backend before kcanvas gives up with a message "
+                   "(a kernel that never ends, a hung GPU); 0: never")
+        ->check(CLI::Range(0, 86400))->capture_default_str();
     app.add_option("--out", o.out, "Headless: write the last frame to this PNG (or .jpg) file");
     app.add_flag("--json", o.json, "Headless: print the timings as JSON");
     app.add_option("--backend", backend, "cuda-interop, cuda-staged, cpu, or auto (the first that works)")->capture_default_str();
@@ -98,6 +102,8 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
                           "Mappings of the per-pixel ops, one row each (" + mapping_names() +
                               "); 4 pixels per thread runs with 2d only")
         ->delimiter(',')->capture_default_str();
+    bench_cmd->add_option("--watchdog", bench.watchdog_s, "Seconds without progress before bench gives up with a message; 0: never")
+        ->check(CLI::Range(0, 86400))->capture_default_str();
     bench_cmd->add_option("--reps", bench.reps, "Timed frames per row")->check(CLI::Range(1, 100000))->capture_default_str();
     bench_cmd->add_option("--warmup", bench.warmup, "Untimed frames first")->check(CLI::Range(0, 100000))->capture_default_str();
     bench_cmd->add_option("--csv", bench.csv, "CSV output file")->capture_default_str();

@@ -23,6 +23,7 @@ struct Options {
     std::string image, image2; // input images A and B
     OpParams params;           // the operations' other parameters (level, radius, variant, ...)
     int frames = 100;
+    int watchdog_s = 20; // exit with a message when no frame finishes for this long on a CUDA backend; 0: off
     std::string out;  // headless: write the last frame here
     bool json = false;
     std::optional<Backend> backend; // nullopt: the best one available

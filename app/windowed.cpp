@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <functional>
 #include <utility>
 #include <vector>
 #include <filesystem>
@@ -29,6 +30,7 @@
 #include "registry.h"
 #include "ui_script.h"
 #include "user_kernel.h"
+#include "watchdog.h"
 
 namespace kc {
 
@@ -217,10 +219,10 @@ double micros_since(Clock::time_point t0) { return std::chrono::duration<double,
 // The panel's "Find the fastest block": a block sweep of the current op (a second or so, during
 // which the window waits), then the fastest block with an auto grid and the 2d mapping (columns
 // stays columns: its lesson is 32x1 against 1x32).
-void tune_block(UiState& s, FramePainter& painter, Canvas& canvas) {
+void tune_block(UiState& s, FramePainter& painter, Canvas& canvas, const std::function<void()>& on_step) {
     s.tune_request = false;
     try {
-        s.tune_results = sweep_blocks(painter, canvas, s.job, painter.backend() == Backend::Cpu ? 3 : 30);
+        s.tune_results = sweep_blocks(painter, canvas, s.job, painter.backend() == Backend::Cpu ? 3 : 30, on_step);
     } catch (const std::exception& e) {
         s.error = e.what();
         return;
@@ -282,8 +284,14 @@ int run_windowed(const Options& o) {
     auto last_frame = started;
     double frame_ms = 0.0;
     FrameBreakdown breakdown;
+    Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
     while (!glfwWindowShouldClose(window.handle()) && !state.quit) {
         glfwPollEvents();
+        // A frame went round: the GPU answers. Armed for CUDA only (the CPU emulator's long frames
+        // are not hangs); the editor's text is what a stuck kernel would lose.
+        watchdog.beat();
+        watchdog.arm(painter.backend() != Backend::Cpu && state.fatal.empty());
+        if (op_registry()[state.job.op].user_code) watchdog.rescue(state.kernel.source);
         // ESC quits on a fresh press outside text fields: the Escape that leaves a field is still
         // held down on the next frame, and must not close the window with the user's code in it.
         const bool escape = glfwGetKey(window.handle(), GLFW_KEY_ESCAPE) == GLFW_PRESS;
@@ -293,11 +301,13 @@ int run_windowed(const Options& o) {
             script->step(state, hooks);
             if (state.quit) break;
         }
+        watchdog.arm(false); // loading or saving a large image is slow CPU work, not a hung GPU
         apply_requests(state, canvas, painter, window, vsync_now);
+        watchdog.arm(painter.backend() != Backend::Cpu && state.fatal.empty());
         if (fb_w > 0)
             apply_pan_zoom(state, shown, fb_h, fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
 
-        if (state.tune_request && state.fatal.empty()) tune_block(state, painter, canvas);
+        if (state.tune_request && state.fatal.empty()) tune_block(state, painter, canvas, [&] { watchdog.beat(); });
         state.job.params.seconds = static_cast<float>(std::chrono::duration<double>(Clock::now() - started).count());
 
         // 1. CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture.

@@ -268,9 +268,10 @@ TEST_F(GpuUserKernel, HeadlessCompileErrorAndPicture) {
 }
 
 // A kernel that faults exits 1, says why and saves its source. Opt-in: on the H200 machine a
-// faulting kernel (Xid 31, an MMU fault on the graphics engine) left `kcanvas bench` hanging in the
-// processes that came after it, while `kcanvas --headless` still ran, so by default this test
-// must not share a machine with the rest of the suite. Run it last: KC_TEST_KERNEL_FAULTS=1.
+// faulting kernel (Xid 31, an MMU fault on the graphics engine) left the pbo present path hanging
+// in the processes that came after it (the surface and staged paths still ran; the watchdog ends
+// such a process), so by default this test must not share a machine with the rest of the suite.
+// Run it last: KC_TEST_KERNEL_FAULTS=1.
 TEST_F(GpuUserKernel, AFaultingKernelExitsWithItsSourceSaved) {
     if (!std::getenv("KC_TEST_KERNEL_FAULTS"))
         GTEST_SKIP() << "opt-in (KC_TEST_KERNEL_FAULTS=1): a GPU fault can leave the GPU unusable for later "

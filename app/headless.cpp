@@ -193,8 +193,8 @@ int run_headless(const Options& options) {
         painter.set_present(o.present);
         Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
         watchdog.arm(painter.backend() != Backend::Cpu);
-        if (user_code) watchdog.rescue(kernel_source);
         if (user_code) {
+            watchdog.rescue(kernel_source);
             const KernelCompile k = painter.compile_user_kernel(kernel_source, kernel_name);
             if (!k.ok) {
                 fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", kernel_name, k.log);

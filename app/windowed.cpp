@@ -186,7 +186,8 @@ void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindo
 
 // The user's kernel: file loads and saves, and compiles (Compile, Ctrl+Enter, a loaded file or
 // starter, or the op shown for the first time). A failed compile leaves the running kernel alone.
-void apply_kernel_requests(UiState& s, FramePainter& painter) {
+// Returns whether a new kernel now runs.
+bool apply_kernel_requests(UiState& s, FramePainter& painter) {
     KernelEditorState& k = s.kernel;
     if (k.load_request) {
         const std::string path = *std::exchange(k.load_request, std::nullopt);
@@ -206,11 +207,12 @@ void apply_kernel_requests(UiState& s, FramePainter& painter) {
         if (!e) k.file_name = file_name_of(path);
     }
     if (op_registry()[s.job.op].user_code && !k.compiled_once && painter.backend() != Backend::Cpu) k.compile_request = true;
-    if (!k.compile_request) return;
+    if (!k.compile_request) return false;
     k.compile_request = false;
     k.compiled_once = true;
     const KernelCompile result = painter.compile_user_kernel(k.source, k.file_name);
     k.last_ok = result.ok, k.log = result.log, k.target = result.target, k.compile_ms = result.milliseconds;
+    return result.ok;
 }
 
 using Clock = std::chrono::steady_clock;
@@ -288,10 +290,10 @@ int run_windowed(const Options& o) {
     while (!glfwWindowShouldClose(window.handle()) && !state.quit) {
         glfwPollEvents();
         // A frame went round: the GPU answers. Armed for CUDA only (the CPU emulator's long frames
-        // are not hangs); the editor's text is what a stuck kernel would lose.
+        // are not hangs).
+        const bool watch_gpu = painter.backend() != Backend::Cpu && state.fatal.empty();
         watchdog.beat();
-        watchdog.arm(painter.backend() != Backend::Cpu && state.fatal.empty());
-        if (op_registry()[state.job.op].user_code) watchdog.rescue(state.kernel.source);
+        watchdog.arm(watch_gpu);
         // ESC quits on a fresh press outside text fields: the Escape that leaves a field is still
         // held down on the next frame, and must not close the window with the user's code in it.
         const bool escape = glfwGetKey(window.handle(), GLFW_KEY_ESCAPE) == GLFW_PRESS;
@@ -303,7 +305,7 @@ int run_windowed(const Options& o) {
         }
         watchdog.arm(false); // loading or saving a large image is slow CPU work, not a hung GPU
         apply_requests(state, canvas, painter, window, vsync_now);
-        watchdog.arm(painter.backend() != Backend::Cpu && state.fatal.empty());
+        watchdog.arm(watch_gpu && painter.backend() != Backend::Cpu); // the backend may have changed
         if (fb_w > 0)
             apply_pan_zoom(state, shown, fb_h, fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
 
@@ -316,7 +318,8 @@ int run_windowed(const Options& o) {
         const auto t_paint = Clock::now();
         if (state.fatal.empty()) {
             try {
-                apply_kernel_requests(state, painter);
+                // The running kernel is what a hang would lose (as a fault saves it): given once per compile.
+                if (apply_kernel_requests(state, painter)) watchdog.rescue(painter.user_kernel_source());
                 state.refusal = painter.paint(state.job, canvas, &state.sources, state.both_variants);
                 state.error.clear();
                 painter.collect_timings();

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "registry.h"
+#include "widgets.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
 
@@ -78,7 +79,7 @@ void inspector_tooltip(const PaintJob& job, const PixelWriter& wr, int x, int y,
                        bool is_cpu) {
     ImGui::BeginTooltip();
     ImGui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x);
-    ImGui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
+    ui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
     ImGui::SameLine();
     ImGui::Text("value R %d G %d B %d A %d", value.r, value.g, value.b, value.a);

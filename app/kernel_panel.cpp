@@ -6,6 +6,7 @@
 #include <string>
 
 #include "user_kernel.h"
+#include "widgets.h"
 
 namespace kc {
 
@@ -33,9 +34,9 @@ void wrapped(const ImVec4& colour, const std::string& text) {
 }
 
 void starters_and_files(KernelEditorState& k) {
-    if (ImGui::BeginCombo("Starter", "load a starter kernel...")) {
+    if (ui::BeginCombo("Starter", "load a starter kernel...")) {
         for (const StarterKernel& starter : starter_kernels())
-            if (ImGui::Selectable(std::string(starter.title).c_str())) {
+            if (ui::Selectable(std::string(starter.title).c_str())) {
                 k.source = std::string(starter.source);
                 k.file_name = std::string(starter.name) + ".cu";
                 k.compile_request = true;
@@ -43,10 +44,10 @@ void starters_and_files(KernelEditorState& k) {
             }
         ImGui::EndCombo();
     }
-    ImGui::InputText("File", k.path.data(), k.path.size());
-    if (ImGui::Button("Load .cu")) k.load_request = std::string(k.path.data());
+    ui::InputText("File", k.path.data(), k.path.size());
+    if (ui::Button("Load .cu")) k.load_request = std::string(k.path.data());
     ImGui::SameLine();
-    if (ImGui::Button("Save .cu")) k.save_request = std::string(k.path.data());
+    if (ui::Button("Save .cu")) k.save_request = std::string(k.path.data());
     if (!k.file_message.empty()) ImGui::TextDisabled("%s", k.file_message.c_str());
 }
 
@@ -78,11 +79,11 @@ void editor(KernelEditorState& k, const PanelContext& ctx, float height) {
     // Escape in an ImGui text field reverts everything typed since it was clicked: keep the code.
     const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
     const std::string before_escape = escape ? k.source : std::string();
-    if (ImGui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1,
+    if (ui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1,
                                   ImVec2(-FLT_MIN, height), flags, &grow_string, &k.source))
         k.compile_request = true;
     if (escape && k.source != before_escape) k.source = before_escape;
-    if (ImGui::Button("Compile")) k.compile_request = true;
+    if (ui::Button("Compile")) k.compile_request = true;
     ImGui::SameLine();
     ImGui::TextDisabled("(Ctrl+Enter)  %s", k.file_name.c_str());
     if (ctx.painter.has_user_kernel() && k.source != ctx.painter.user_kernel_source()) {
@@ -105,7 +106,7 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     starters_and_files(k);
 
     // The panel is narrow for code: the editor can move to a window of its own.
-    ImGui::Checkbox("Edit in a larger window", &k.own_window);
+    ui::Checkbox("Edit in a larger window", &k.own_window);
     if (k.own_window) {
         const float right_of_panel = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
         ImGui::SetNextWindowPos(ImVec2(right_of_panel + 16, 16), ImGuiCond_FirstUseEver); // over the canvas
@@ -117,7 +118,7 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
         editor(k, ctx, ImGui::GetTextLineHeight() * 22);
     }
 
-    if (ImGui::TreeNode("Prelude (compiled before your code, read-only)")) {
+    if (ui::TreeNode("Prelude (compiled before your code, read-only)")) {
         const std::string_view prelude = user_kernel_prelude();
         ImGui::BeginChild("prelude", ImVec2(0, ImGui::GetTextLineHeight() * 14), true,
                           ImGuiWindowFlags_HorizontalScrollbar);
@@ -137,7 +138,7 @@ void kernel_fault_dialog(UiState& s) {
     ImGui::SetNextWindowSize(ImVec2(560, 0), ImGuiCond_Appearing);
     if (ImGui::BeginPopupModal("The GPU stopped", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
         wrapped(kBad, s.fatal);
-        if (ImGui::Button("Quit kcanvas")) s.quit = true;
+        if (ui::Button("Quit kcanvas")) s.quit = true;
         ImGui::EndPopup();
     }
 }

@@ -8,6 +8,7 @@
 
 #include "kernel_panel.h"
 #include "registry.h"
+#include "widgets.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
 
@@ -29,9 +30,9 @@ void help_marker(const char* text) {
 
 void operation_section(UiState& s, const PanelContext& ctx) {
     const auto ops = op_registry();
-    if (ImGui::BeginCombo("Operation", std::string(ops[s.job.op].title).c_str())) {
+    if (ui::BeginCombo("Operation", std::string(ops[s.job.op].title).c_str())) {
         for (const OpInfo& op : ops)
-            if (ImGui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) s.job.op = op.index;
+            if (ui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) s.job.op = op.index;
         ImGui::EndCombo();
     }
     const OpInfo& op = ops[s.job.op];
@@ -47,36 +48,36 @@ void operation_section(UiState& s, const PanelContext& ctx) {
     if (op.variants == 2) {
         for (int v = 0; v < 2; ++v) {
             if (v) ImGui::SameLine();
-            ImGui::RadioButton(std::string(op.variant_names[v]).c_str(), &p.variant, v);
+            ui::RadioButton(std::string(op.variant_names[v]).c_str(), &p.variant, v);
         }
-        ImGui::Checkbox("Run both variants each frame", &s.both_variants);
+        ui::Checkbox("Run both variants each frame", &s.both_variants);
         help_marker("The other variant runs first, timed; the selected one paints the canvas.");
     }
     if (op.uses & kUsesWeight) {
-        ImGui::SliderFloat("Blend weight", &p.weight, 0.0f, 1.0f, "%.3f");
+        ui::SliderFloat("Blend weight", &p.weight, 0.0f, 1.0f, "%.3f");
         help_marker("blend = round(w*A + (1-w)*B). The tutorial's 3/4 - 1/4 merge is 0.75.");
     }
     if (op.uses & kUsesCell) {
-        ImGui::SliderInt("Cell size", &p.cell, 1, 400);
+        ui::SliderInt("Cell size", &p.cell, 1, 400);
         p.cell = std::max(1, p.cell);
     }
-    if (op.uses & kUsesLevel) ImGui::SliderInt("Level", &p.level, 0, 256);
-    if (op.uses & kUsesRadius) ImGui::SliderInt("Radius", &p.radius, 0, kMaxBlurRadius);
+    if (op.uses & kUsesLevel) ui::SliderInt("Level", &p.level, 0, 256);
+    if (op.uses & kUsesRadius) ui::SliderInt("Radius", &p.radius, 0, kMaxBlurRadius);
     if (op.uses & kUsesFractal) {
-        ImGui::SliderInt("Iterations", &p.max_iter, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic);
-        ImGui::Checkbox("Double precision", &p.use_double);
+        ui::SliderInt("Iterations", &p.max_iter, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic);
+        ui::Checkbox("Double precision", &p.use_double);
         help_marker("Float runs out of precision after a zoom of about 10^4: the picture turns blocky. Double "
                     "goes to about 10^13, at a cost that depends on the GPU's FP64 rate.");
         ImGui::Text("Centre %.10g, %.10g  zoom %.3g", p.center_x, p.center_y, 3.0 / 800 / p.scale);
         ImGui::TextDisabled("Drag on the canvas to pan, mouse wheel to zoom.");
-        if (op.uses & kUsesJulia) ImGui::SliderFloat2("Julia k (re, im)", &p.julia_re, -1.5f, 1.5f, "%.4f");
-        if (ImGui::Button("Reset view")) {
+        if (op.uses & kUsesJulia) ui::SliderFloat2("Julia k (re, im)", &p.julia_re, -1.5f, 1.5f, "%.4f");
+        if (ui::Button("Reset view")) {
             p.center_x = (op.uses & kUsesJulia) ? 0.0 : -0.5, p.center_y = 0.0;
             p.scale = 3.0 / std::max(1, std::min(p.width, p.height));
         }
     }
     if (op.uses & kUsesMatmulN) {
-        ImGui::SliderInt("N", &p.matmul_n, 16, 4096, "%d", ImGuiSliderFlags_Logarithmic);
+        ui::SliderInt("N", &p.matmul_n, 16, 4096, "%d", ImGuiSliderFlags_Logarithmic);
         p.matmul_n = std::clamp(p.matmul_n / 16 * 16, 16, 4096);
         ImGui::TextDisabled("A, B: fixed pseudo-random values in [-1, 1]; C = A*B as blue-white-red.");
     }
@@ -88,10 +89,10 @@ void images_section(UiState& s) {
     for (int slot = 0; slot < 2; ++slot) {
         ImGui::PushID(slot);
         const char* label = slot == 0 ? "Image A" : "Image B";
-        ImGui::InputText(label, s.image_path[slot].data(), s.image_path[slot].size());
-        if (ImGui::Button("Load")) s.load_request[slot] = std::string(s.image_path[slot].data());
+        ui::InputText(label, s.image_path[slot].data(), s.image_path[slot].size());
+        if (ui::Button("Load")) s.load_request[slot] = std::string(s.image_path[slot].data());
         ImGui::SameLine();
-        if (ImGui::Button("Clear")) s.clear_request[slot] = true;
+        if (ui::Button("Clear")) s.clear_request[slot] = true;
         ImGui::SameLine();
         if (s.sources.loaded(slot)) {
             const Image& im = s.sources.original(slot);
@@ -105,14 +106,14 @@ void images_section(UiState& s) {
     }
     help_marker("PNG, JPEG, BMP or TGA. Drop one file on the window to load A, two to load A and B. Images are "
                 "fitted to the canvas by nearest-neighbour resize, once on load or canvas resize.");
-    if (s.sources.loaded(0) && ImGui::Button("Canvas size = image A")) s.fit_canvas_to_image = true;
+    if (s.sources.loaded(0) && ui::Button("Canvas size = image A")) s.fit_canvas_to_image = true;
     if (!s.image_error.empty()) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "%s", s.image_error.c_str());
         ImGui::TextDisabled("The previous image stays.");
         ImGui::PopTextWrapPos();
     }
-    if (ImGui::Button("Save canvas PNG (F12)")) s.save_request = true;
+    if (ui::Button("Save canvas PNG (F12)")) s.save_request = true;
 }
 
 void histogram_section(const PanelContext& ctx) {
@@ -141,12 +142,12 @@ void histogram_section(const PanelContext& ctx) {
 
 void canvas_section(UiState& s) {
     ImGui::Text("Canvas %d x %d", s.job.params.width, s.job.params.height);
-    ImGui::InputInt("Width", &s.edit_width, 0, 0);
-    ImGui::InputInt("Height", &s.edit_height, 0, 0);
-    if (ImGui::Button("Apply size")) s.apply_size = true;
+    ui::InputInt("Width", &s.edit_width, 0, 0);
+    ui::InputInt("Height", &s.edit_height, 0, 0);
+    if (ui::Button("Apply size")) s.apply_size = true;
     for (auto [w, h] : {std::pair{800, 800}, {1920, 1080}, {3840, 2160}}) {
         ImGui::SameLine();
-        if (ImGui::Button(fmt::format("{}x{}", w, h).c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
+        if (ui::Button(fmt::format("{}x{}", w, h).c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
     }
 }
 
@@ -166,46 +167,46 @@ void columns_why(const LaunchConfig& l, int width, int height) {
 
 void launch_section(UiState& s) {
     LaunchConfig& l = s.job.launch;
-    ImGui::InputInt2("Block x, y", &l.block.x);
+    ui::InputInt2("Block x, y", &l.block.x);
     ImGui::Text("%lld threads per block", l.block.count());
-    ImGui::Checkbox("Auto grid", &l.auto_grid);
+    ui::Checkbox("Auto grid", &l.auto_grid);
     help_marker("Auto rounds the grid up so that the blocks cover the whole canvas. Untick it to type a grid "
                 "and see what a too-small grid leaves uncovered (hatched in purple).");
     if (l.auto_grid) {
         l.grid = resolved_grid(effective_launch(s.job), s.job.params.width, s.job.params.height);
         ImGui::BeginDisabled();
     }
-    ImGui::InputInt2("Grid x, y", &l.grid.x);
+    ui::InputInt2("Grid x, y", &l.grid.x);
     if (l.auto_grid) ImGui::EndDisabled();
     if (op_registry()[s.job.op].user_code) {
         // The rest maps threads to pixels for the built-in ops; the user's kernel does that itself.
         ImGui::TextDisabled("Your kernel computes its own pixel: the auto grid is 2d, one thread per pixel.");
-        if (ImGui::Button("Tutorial: block 50x20, grid 80x8")) l = tutorial_preset();
+        if (ui::Button("Tutorial: block 50x20, grid 80x8")) l = tutorial_preset();
         ImGui::SameLine();
-        if (ImGui::Button("Default: 32x8, auto")) l = LaunchConfig{};
+        if (ui::Button("Default: 32x8, auto")) l = LaunchConfig{};
         return;
     }
 
-    if (ImGui::BeginCombo("Mapping", std::string(mapping_name(l.mapping)).c_str())) {
+    if (ui::BeginCombo("Mapping", std::string(mapping_name(l.mapping)).c_str())) {
         for (Mapping m : kAllMappings)
-            if (ImGui::Selectable(std::string(mapping_name(m)).c_str(), m == l.mapping)) l.mapping = m;
+            if (ui::Selectable(std::string(mapping_name(m)).c_str(), m == l.mapping)) l.mapping = m;
         ImGui::EndCombo();
     }
     if (l.mapping == Mapping::Columns) columns_why(l, s.job.params.width, s.job.params.height);
-    if (ImGui::BeginCombo("View", std::string(view_name(s.job.view)).c_str())) {
+    if (ui::BeginCombo("View", std::string(view_name(s.job.view)).c_str())) {
         for (View v : all_views())
-            if (ImGui::Selectable(std::string(view_name(v)).c_str(), v == s.job.view)) s.job.view = v;
+            if (ui::Selectable(std::string(view_name(v)).c_str(), v == s.job.view)) s.job.view = v;
         ImGui::EndCombo();
     }
     ImGui::TextUnformatted("Pixels per thread");
     ImGui::SameLine();
-    ImGui::RadioButton("1##ppt", &l.pixels_per_thread, 1);
+    ui::RadioButton("1##ppt", &l.pixels_per_thread, 1);
     ImGui::SameLine();
-    ImGui::RadioButton("4##ppt", &l.pixels_per_thread, 4);
+    ui::RadioButton("4##ppt", &l.pixels_per_thread, 4);
     help_marker("4: with the 2d mapping each thread paints 4 neighbours in x with one 16-byte store. "
                 "One 4-byte store per thread leaves a memory-bound kernel at about half the copy bandwidth.");
-    if (ImGui::Button("Tutorial: block 50x20, grid 80x8, linear")) l = tutorial_preset();
-    if (ImGui::Button("Default: block 32x8, auto grid, 2d")) l = LaunchConfig{};
+    if (ui::Button("Tutorial: block 50x20, grid 80x8, linear")) l = tutorial_preset();
+    if (ui::Button("Default: block 32x8, auto grid, 2d")) l = LaunchConfig{};
 
     const Coverage c = coverage(l, s.job.params.width, s.job.params.height);
     ImGui::Text("%lld threads for %lld pixels", c.threads, c.pixels);
@@ -251,7 +252,7 @@ void timing_section(UiState& s, const PanelContext& ctx) {
                          0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, 60));
     }
     ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
-    if (ImGui::TreeNode("Where the frame goes (CPU, us)")) {
+    if (ui::TreeNode("Where the frame goes (CPU, us)")) {
         const FrameBreakdown& b = ctx.breakdown;
         for (auto [name, stats] : {std::pair{"paint", &b.paint}, {"panel", &b.panel}, {"draw", &b.draw},
                                    {"swap", &b.swap}, {"frame", &b.frame}})
@@ -261,18 +262,18 @@ void timing_section(UiState& s, const PanelContext& ctx) {
                             "swap: glfwSwapBuffers (waits for vsync when it is on).");
         ImGui::TreePop();
     }
-    ImGui::Checkbox("VSync", &s.vsync);
+    ui::Checkbox("VSync", &s.vsync);
     help_marker("Turn vsync off while measuring: with it on, frames wait for the display.");
 }
 
 void backend_section(UiState& s, const PanelContext& ctx) {
     const FramePainter& p = ctx.painter;
     ImGui::Text("Device: %s", p.device().name.c_str());
-    if (ImGui::BeginCombo("Backend", std::string(backend_name(s.requested_backend)).c_str())) {
+    if (ui::BeginCombo("Backend", std::string(backend_name(s.requested_backend)).c_str())) {
         for (Backend b : kAllBackends) {
             const std::string& why = p.unavailable_reason(b);
             if (!why.empty()) ImGui::BeginDisabled();
-            if (ImGui::Selectable(std::string(backend_name(b)).c_str(), b == s.requested_backend)) s.requested_backend = b;
+            if (ui::Selectable(std::string(backend_name(b)).c_str(), b == s.requested_backend)) s.requested_backend = b;
             if (!why.empty()) ImGui::EndDisabled();
         }
         ImGui::EndCombo();
@@ -280,7 +281,7 @@ void backend_section(UiState& s, const PanelContext& ctx) {
     if (p.backend() == Backend::CudaInterop) {
         int present = static_cast<int>(p.present());
         for (Present option : kAllPresents) {
-            ImGui::RadioButton(std::string(present_name(option)).c_str(), &present, static_cast<int>(option));
+            ui::RadioButton(std::string(present_name(option)).c_str(), &present, static_cast<int>(option));
             ImGui::SameLine();
         }
         help_marker("How the kernel's pixels reach the texture. pbo: the kernel writes a GL pixel buffer that "
@@ -300,7 +301,7 @@ void backend_section(UiState& s, const PanelContext& ctx) {
 void tune_section(UiState& s) {
     const bool custom = op_registry()[s.job.op].custom;
     if (custom) ImGui::BeginDisabled();
-    if (ImGui::Button("Find the fastest block")) s.tune_request = true;
+    if (ui::Button("Find the fastest block")) s.tune_request = true;
     if (custom) ImGui::EndDisabled();
     help_marker("Times the current op with every block shape of 32..1024 threads (powers of two) and the "
                 "tutorial's 50x20, auto grid, the 2d mapping (columns stays columns); applies the fastest. The same as "
@@ -329,13 +330,13 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     ImGui::SetNextWindowSize(ImVec2(390, ImGui::GetIO().DisplaySize.y), ImGuiCond_FirstUseEver);
     ImGui::Begin("Kernel Canvas");
     backend_section(s, ctx);
-    if (ImGui::CollapsingHeader("Operation", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s, ctx);
-    if (op_registry()[s.job.op].user_code && ImGui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen))
+    if (ui::CollapsingHeader("Operation and parameters", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s, ctx);
+    if (op_registry()[s.job.op].user_code && ui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen))
         kernel_section(s, ctx);
-    if (ImGui::CollapsingHeader("Images", ImGuiTreeNodeFlags_DefaultOpen)) images_section(s);
-    if (op_registry()[s.job.op].makes_histogram && ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen))
+    if (ui::CollapsingHeader("Images", ImGuiTreeNodeFlags_DefaultOpen)) images_section(s);
+    if (op_registry()[s.job.op].makes_histogram && ui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen))
         histogram_section(ctx);
-    if (ImGui::CollapsingHeader("Launch", op_registry()[s.job.op].custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
+    if (ui::CollapsingHeader("Launch", op_registry()[s.job.op].custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
         launch_section(s);
     if (s.refusal) {
         ImGui::PushTextWrapPos(0.0f);
@@ -349,9 +350,9 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
         ImGui::PopTextWrapPos();
     }
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
-    if (ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
-    if (ImGui::CollapsingHeader("Tune the block")) tune_section(s);
-    if (ImGui::CollapsingHeader("Canvas")) canvas_section(s);
+    if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
+    if (ui::CollapsingHeader("Tune the block")) tune_section(s);
+    if (ui::CollapsingHeader("Canvas")) canvas_section(s);
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     ImGui::End();

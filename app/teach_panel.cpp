@@ -11,6 +11,7 @@
 #include "launch_figures.h"
 #include "paint_job.h"
 #include "registry.h"
+#include "widgets.h"
 #include "thread_of_pixel.h"
 
 namespace kc {
@@ -36,7 +37,7 @@ void lines(const std::string& text) {
 }
 
 void swatch(const char* id, Pixel p, const std::string& label) {
-    ImGui::ColorButton(id, to_imvec(p), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(14, 14));
+    ui::ColorButton(id, to_imvec(p), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(14, 14));
     ImGui::SameLine();
     ImGui::TextUnformatted(label.c_str());
 }
@@ -166,19 +167,19 @@ void advance_step(UiState& s, long long blocks) {
 
 void step_controls(UiState& s, long long blocks) {
     TeachState& t = s.teach;
-    ImGui::Checkbox("Step through blocks", &t.stepping);
+    ui::Checkbox("Step through blocks", &t.stepping);
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Paints only the first N blocks in launch order (blockIdx.x fastest, then y, then z);\n"
                           "the others return at once. Real GPUs run many blocks at a time in no promised order.");
     if (!t.stepping) return;
-    ImGui::SliderFloat("Blocks / second", &t.blocks_per_second, 0.5f, 2000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
-    if (ImGui::Button(t.step_paused ? "Run" : "Pause")) t.step_paused = !t.step_paused;
+    ui::SliderFloat("Blocks / second", &t.blocks_per_second, 0.5f, 2000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
+    if (ui::Button(t.step_paused ? "Run" : "Pause")) t.step_paused = !t.step_paused;
     ImGui::SameLine();
-    if (ImGui::Button("+1 block")) t.step_blocks = std::floor(t.step_blocks) + 1, t.step_paused = true;
+    if (ui::Button("+1 block")) t.step_blocks = std::floor(t.step_blocks) + 1, t.step_paused = true;
     ImGui::SameLine();
-    if (ImGui::Button("Restart")) t.step_blocks = 0, t.step_paused = false;
+    if (ui::Button("Restart")) t.step_blocks = 0, t.step_paused = false;
     ImGui::Text("%lld of %lld blocks painted", std::min(static_cast<long long>(t.step_blocks), blocks), blocks);
 }
 
@@ -213,10 +214,10 @@ void indexing_section(UiState& s, const PanelContext&) {
     legend(s.job, grid);
 
     ImGui::Separator();
-    ImGui::Checkbox("Inspect on hover", &s.teach.inspector);
+    ui::Checkbox("Inspect on hover", &s.teach.inspector);
     ImGui::SameLine();
-    ImGui::Checkbox("Block outlines", &s.teach.block_outlines);
-    ImGui::Checkbox("Tint pixels written more than once", &s.teach.flag_repeats);
+    ui::Checkbox("Block outlines", &s.teach.block_outlines);
+    ui::Checkbox("Tint pixels written more than once", &s.teach.flag_repeats);
     step_controls(s, grid.count());
 }
 
@@ -277,8 +278,8 @@ void user_code_indexing_note(const UiState& s) {
 
 void teaching_sections(UiState& s, const PanelContext& ctx) {
     if (op_registry()[s.job.op].user_code) {
-        if (ImGui::CollapsingHeader("Indexing", ImGuiTreeNodeFlags_DefaultOpen)) user_code_indexing_note(s);
-        if (ImGui::CollapsingHeader("Device")) device_section(s, ctx);
+        if (ui::CollapsingHeader("Indexing", ImGuiTreeNodeFlags_DefaultOpen)) user_code_indexing_note(s);
+        if (ui::CollapsingHeader("Device")) device_section(s, ctx);
         s.teach.section_requests.clear();
         return;
     }
@@ -288,7 +289,7 @@ void teaching_sections(UiState& s, const PanelContext& ctx) {
             if (request == script_name) ImGui::SetNextItemOpen(true);
             if (request == std::string("-") + script_name) ImGui::SetNextItemOpen(false);
         }
-        return ImGui::CollapsingHeader(name, flags);
+        return ui::CollapsingHeader(name, flags);
     };
     if (header("Indexing", "indexing", ImGuiTreeNodeFlags_DefaultOpen)) indexing_section(s, ctx);
     if (header("Device", "device", 0)) device_section(s, ctx);

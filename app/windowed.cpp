@@ -31,6 +31,7 @@
 #include "ui_script.h"
 #include "user_kernel.h"
 #include "watchdog.h"
+#include "widgets.h"
 
 namespace kc {
 
@@ -249,6 +250,8 @@ int run_windowed(const Options& o) {
     painter.set_present(o.present);
     Canvas canvas(o.width, o.height);
     std::unique_ptr<UiScript> script = o.script.empty() ? nullptr : std::make_unique<UiScript>(o.script);
+    WidgetLog widgets; // where each control was drawn, for the script's clicks
+    const AttachedWidgetLog attached(script ? &widgets : nullptr);
 
     UiState state;
     state.job = job_from_options(o);
@@ -338,9 +341,11 @@ int run_windowed(const Options& o) {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
+        if (widget_log()) widget_log()->begin_frame();
         const float panel_width = draw_panel(state, {painter, frame_ms, breakdown});
         if (state.fatal.empty()) draw_canvas_overlay(state, painter, canvas);
         ImGui::Render();
+        if (widget_log()) widget_log()->end_frame();
         breakdown.panel.add(micros_since(t_panel));
 
         // 3. Draw the canvas beside the panel, the panel on top, and show it.

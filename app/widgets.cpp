@@ -1,0 +1,182 @@
+#include "widgets.h"
+
+#include <imgui_internal.h>
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace kc {
+
+namespace {
+
+WidgetLog* g_log = nullptr; // like ImGui's own context: one per process, set by the frame loop
+
+std::string visible_label(const char* label) {
+    const char* end = std::strstr(label, "##");
+    return end ? std::string(label, end) : std::string(label);
+}
+
+// Records the item ImGui just added. frame_w > 0: the item is a frame (input, slider, combo)
+// followed by its label, and a click belongs in the frame; `parts` fields share the frame.
+void record_item(const char* label, const std::string& value, float frame_w = 0.0f, int parts = 1) {
+    if (!g_log) return;
+    ImGuiContext& g = *GImGui;
+    const ImGuiWindow* w = g.CurrentWindow;
+    WidgetRecord r;
+    r.label = visible_label(label);
+    r.window = w->Name;
+    r.min = g.LastItemData.Rect.Min;
+    r.max = g.LastItemData.Rect.Max;
+    const float cy = (r.min.y + r.max.y) * 0.5f;
+    if (frame_w > 0.0f) {
+        const float part_w = (frame_w - g.Style.ItemInnerSpacing.x * float(parts - 1)) / float(parts);
+        r.target = ImVec2(r.min.x + part_w * 0.5f, cy);
+    } else {
+        r.target = ImVec2((r.min.x + r.max.x) * 0.5f, cy);
+    }
+    r.in_popup = (w->Flags & ImGuiWindowFlags_Popup) || (w->RootWindow && (w->RootWindow->Flags & ImGuiWindowFlags_Popup));
+    r.visible = w->ClipRect.Contains(r.target) && w->Active;
+    r.disabled = (g.LastItemData.InFlags & ImGuiItemFlags_Disabled) != 0;
+    r.value = value;
+    g_log->record(std::move(r));
+}
+
+} // namespace
+
+WidgetLog* widget_log() { return g_log; }
+void attach_widget_log(WidgetLog* log) { g_log = log; }
+
+namespace ui {
+
+void record_last_item(const char* label, const std::string& value) { record_item(label, value); }
+
+bool Button(const char* label, const ImVec2& size) {
+    const bool pressed = ImGui::Button(label, size);
+    record_item(label, {});
+    return pressed;
+}
+
+bool SmallButton(const char* label) {
+    const bool pressed = ImGui::SmallButton(label);
+    record_item(label, {});
+    return pressed;
+}
+
+bool Checkbox(const char* label, bool* v) {
+    const bool changed = ImGui::Checkbox(label, v);
+    record_item(label, *v ? "on" : "off");
+    return changed;
+}
+
+bool RadioButton(const char* label, bool active) {
+    const bool pressed = ImGui::RadioButton(label, active);
+    record_item(label, active ? "on" : "off");
+    return pressed;
+}
+
+bool RadioButton(const char* label, int* v, int v_button) {
+    const bool pressed = ImGui::RadioButton(label, v, v_button);
+    record_item(label, *v == v_button ? "on" : "off");
+    return pressed;
+}
+
+bool Selectable(const char* label, bool selected, ImGuiSelectableFlags flags, const ImVec2& size) {
+    const bool pressed = ImGui::Selectable(label, selected, flags, size);
+    record_item(label, selected ? "selected" : "");
+    return pressed;
+}
+
+bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags) {
+    // An open combo's list is a window of its own that replaces the last item: the box is
+    // measured before, where it stays.
+    const float frame_w = ImGui::CalcItemWidth();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImGuiWindow* parent = GImGui->CurrentWindow;
+    const bool open = ImGui::BeginCombo(label, preview, flags);
+    if (!open) {
+        record_item(label, preview, frame_w);
+    } else if (g_log) {
+        WidgetRecord r;
+        r.label = visible_label(label);
+        r.window = parent->Name;
+        r.min = at;
+        r.max = ImVec2(at.x + frame_w, at.y + ImGui::GetFrameHeight());
+        r.target = ImVec2(at.x + frame_w * 0.5f, at.y + ImGui::GetFrameHeight() * 0.5f);
+        r.visible = parent->ClipRect.Contains(r.target);
+        r.value = preview;
+        g_log->record(std::move(r));
+    }
+    return open;
+}
+
+bool CollapsingHeader(const char* label, ImGuiTreeNodeFlags flags) {
+    const bool open = ImGui::CollapsingHeader(label, flags);
+    record_item(label, open ? "open" : "closed");
+    return open;
+}
+
+bool TreeNode(const char* label) {
+    const bool open = ImGui::TreeNode(label);
+    record_item(label, open ? "open" : "closed");
+    return open;
+}
+
+bool SliderInt(const char* label, int* v, int v_min, int v_max, const char* format, ImGuiSliderFlags flags) {
+    const float frame_w = ImGui::CalcItemWidth();
+    const bool changed = ImGui::SliderInt(label, v, v_min, v_max, format, flags);
+    record_item(label, std::to_string(*v), frame_w);
+    return changed;
+}
+
+bool SliderFloat(const char* label, float* v, float v_min, float v_max, const char* format, ImGuiSliderFlags flags) {
+    const float frame_w = ImGui::CalcItemWidth();
+    const bool changed = ImGui::SliderFloat(label, v, v_min, v_max, format, flags);
+    record_item(label, fmt::format("{:.4g}", *v), frame_w);
+    return changed;
+}
+
+bool SliderFloat2(const char* label, float v[2], float v_min, float v_max, const char* format, ImGuiSliderFlags flags) {
+    const float frame_w = ImGui::CalcItemWidth();
+    const bool changed = ImGui::SliderFloat2(label, v, v_min, v_max, format, flags);
+    record_item(label, fmt::format("{:.4g},{:.4g}", v[0], v[1]), frame_w, 2);
+    return changed;
+}
+
+bool InputInt(const char* label, int* v, int step, int step_fast, ImGuiInputTextFlags flags) {
+    const float frame_w = ImGui::CalcItemWidth();
+    const bool changed = ImGui::InputInt(label, v, step, step_fast, flags);
+    record_item(label, std::to_string(*v), step > 0 ? frame_w - 2 * ImGui::GetFrameHeight() : frame_w);
+    return changed;
+}
+
+bool InputInt2(const char* label, int v[2], ImGuiInputTextFlags flags) {
+    const float frame_w = ImGui::CalcItemWidth();
+    const bool changed = ImGui::InputInt2(label, v, flags);
+    record_item(label, fmt::format("{},{}", v[0], v[1]), frame_w, 2);
+    return changed;
+}
+
+bool InputText(const char* label, char* buf, size_t buf_size, ImGuiInputTextFlags flags,
+               ImGuiInputTextCallback callback, void* user_data) {
+    const float frame_w = ImGui::CalcItemWidth();
+    const bool changed = ImGui::InputText(label, buf, buf_size, flags, callback, user_data);
+    record_item(label, buf, frame_w);
+    return changed;
+}
+
+bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImVec2& size, ImGuiInputTextFlags flags,
+                        ImGuiInputTextCallback callback, void* user_data) {
+    const bool changed = ImGui::InputTextMultiline(label, buf, buf_size, size, flags, callback, user_data);
+    record_item(label, {});
+    return changed;
+}
+
+bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags, const ImVec2& size) {
+    const bool pressed = ImGui::ColorButton(desc_id, col, flags, size);
+    record_item(desc_id, {});
+    return pressed;
+}
+
+} // namespace ui
+} // namespace kc

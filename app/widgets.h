@@ -1,0 +1,82 @@
+#pragma once
+// Drop-in wrappers of the ImGui widgets the panels use (same names and arguments as ImGui's), so
+// that each control records where it was drawn while a script runs. The script's input verbs
+// (click, hover, drag, type) find a control by its visible label in last frame's records and
+// send real mouse and key events to it, the way a person would: no test sets the state behind a
+// widget. When no log is attached, the wrappers cost one pointer test.
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace kc {
+
+// One control as the last frame drew it, in ImGui's (window) coordinates.
+struct WidgetRecord {
+    std::string label;  // the visible label (the part before "##")
+    std::string window; // the ImGui window it is in ("Kernel Canvas", "##Combo_00", ...)
+    ImVec2 min, max;    // the whole item, label included
+    ImVec2 target;      // where a click lands: the middle of its frame (inputs, sliders, combos)
+    bool in_popup = false; // inside an open popup or combo list: drawn on top of everything
+    bool visible = false;  // not scrolled or clipped out of its window
+    bool disabled = false;
+    std::string value; // what the control shows, where the wrapper knows it (combo preview, value)
+};
+
+// The controls one frame drew. Attached only while a script runs (see widget_log()).
+class WidgetLog {
+public:
+    void begin_frame() { current_.clear(); }
+    void end_frame() { last_.swap(current_); }
+    void record(WidgetRecord r) { current_.push_back(std::move(r)); }
+    const std::vector<WidgetRecord>& last_frame() const { return last_; }
+
+private:
+    std::vector<WidgetRecord> current_, last_;
+};
+
+// The log the wrappers write to, or nullptr (the default: nothing is recorded).
+WidgetLog* widget_log();
+void attach_widget_log(WidgetLog* log);
+
+// Attaches a log for its lifetime.
+class AttachedWidgetLog {
+public:
+    explicit AttachedWidgetLog(WidgetLog* log) { attach_widget_log(log); }
+    ~AttachedWidgetLog() { attach_widget_log(nullptr); }
+    AttachedWidgetLog(const AttachedWidgetLog&) = delete;
+    AttachedWidgetLog& operator=(const AttachedWidgetLog&) = delete;
+};
+
+namespace ui {
+
+bool Button(const char* label, const ImVec2& size = ImVec2(0, 0));
+bool SmallButton(const char* label);
+bool Checkbox(const char* label, bool* v);
+bool RadioButton(const char* label, bool active);
+bool RadioButton(const char* label, int* v, int v_button);
+bool Selectable(const char* label, bool selected = false, ImGuiSelectableFlags flags = 0,
+                const ImVec2& size = ImVec2(0, 0));
+bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags = 0);
+bool CollapsingHeader(const char* label, ImGuiTreeNodeFlags flags = 0);
+bool TreeNode(const char* label);
+bool SliderInt(const char* label, int* v, int v_min, int v_max, const char* format = "%d",
+               ImGuiSliderFlags flags = 0);
+bool SliderFloat(const char* label, float* v, float v_min, float v_max, const char* format = "%.3f",
+                 ImGuiSliderFlags flags = 0);
+bool SliderFloat2(const char* label, float v[2], float v_min, float v_max, const char* format = "%.3f",
+                  ImGuiSliderFlags flags = 0);
+bool InputInt(const char* label, int* v, int step = 1, int step_fast = 100, ImGuiInputTextFlags flags = 0);
+bool InputInt2(const char* label, int v[2], ImGuiInputTextFlags flags = 0);
+bool InputText(const char* label, char* buf, size_t buf_size, ImGuiInputTextFlags flags = 0,
+               ImGuiInputTextCallback callback = nullptr, void* user_data = nullptr);
+bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImVec2& size = ImVec2(0, 0),
+                        ImGuiInputTextFlags flags = 0, ImGuiInputTextCallback callback = nullptr,
+                        void* user_data = nullptr);
+bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags = 0, const ImVec2& size = ImVec2(0, 0));
+
+// Records the last item (for controls drawn some other way, e.g. a plot the user hovers).
+void record_last_item(const char* label, const std::string& value = {});
+
+} // namespace ui
+} // namespace kc

@@ -38,8 +38,8 @@ PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits) {
         return plan;
     }
     if (op_registry()[job.op].custom) {
-        // Custom operations launch their own grids (16x16 blocks); the panel's launch does not apply.
-        plan.grid = Dim3{(job.params.width + 15) / 16, (job.params.height + 15) / 16, 1};
+        // Custom operations launch their own blocks and grids; the panel's launch does not apply.
+        plan.grid = resolved_grid(effective_launch(job), job.params.width, job.params.height);
         return plan;
     }
     const LaunchConfig launch = effective_launch(job);
@@ -66,7 +66,10 @@ PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits) {
 
 LaunchConfig effective_launch(const PaintJob& job) {
     LaunchConfig launch = job.launch;
-    if (job.op >= 0 && job.op < static_cast<int>(op_registry().size()) && op_registry()[job.op].user_code) {
+    if (job.op < 0 || job.op >= static_cast<int>(op_registry().size())) return launch;
+    const OpInfo& op = op_registry()[job.op];
+    if (op.custom) return op.own_launch(job.params);
+    if (op.user_code) {
         launch.mapping = Mapping::TwoD;
         launch.pixels_per_thread = 1;
     }

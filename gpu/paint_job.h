@@ -30,9 +30,9 @@ PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits);
 // Why these operation parameters are out of range (radius, level, iterations, matmul N...).
 std::optional<std::string> params_error(const OpParams& p);
 
-// The launch as the job's op uses it. The user's kernel maps threads to pixels itself: its auto
-// grid covers the canvas in 2d, one thread per pixel, whatever mapping the panel holds for the
-// other ops.
+// The launch as the job's op uses it. Custom ops launch their own (OpInfo::own_launch). The
+// user's kernel maps threads to pixels itself: its auto grid covers the canvas in 2d, one thread
+// per pixel, whatever mapping the panel holds for the other ops.
 LaunchConfig effective_launch(const PaintJob& job);
 
 // Blocks a job launches and, of those, how many paint (step mode's limit applied).

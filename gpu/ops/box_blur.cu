@@ -30,11 +30,12 @@ __global__ void box_blur_tiled(OpParams p, Pixel* out) {
 
 void BoxBlurOp::cuda_launch(const CudaCustomLaunch& l) {
     const OpParams& p = l.job.params;
+    const OwnDims d = own_dims(own_launch(p), p);
     if (p.variant == 0) {
-        box_blur_naive<<<tile_grid(p), dim3(kTile, kTile), 0, l.stream>>>(p, l.out);
+        box_blur_naive<<<d.grid, d.block, 0, l.stream>>>(p, l.out);
     } else {
         const int tw = kTile + 2 * p.radius; // radius <= 16: at most 48*48*4 = 9 KiB
-        box_blur_tiled<<<tile_grid(p), dim3(kTile, kTile), tw * tw * sizeof(Pixel), l.stream>>>(p, l.out);
+        box_blur_tiled<<<d.grid, d.block, tw * tw * sizeof(Pixel), l.stream>>>(p, l.out);
     }
     check_launch(l.stream);
 }

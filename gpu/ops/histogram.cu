@@ -1,13 +1,9 @@
-#include <algorithm>
-
 #include "histogram.h"
 #include "launch_util.cuh"
 
 namespace kc {
 
 namespace {
-
-constexpr int kHistBlock = 256;
 
 // Every pixel adds to the four global bin arrays with atomics (contended on flat images).
 __global__ void histogram_global(OpParams p, Pixel* out, std::uint32_t* bins) {
@@ -48,12 +44,11 @@ void HistogramOp::cuda_launch(const CudaCustomLaunch& l) {
     DeviceBuffer<std::uint32_t>& bins = l.ws.bins[p.variant];
     if (bins.size() != kHistogramBins) bins = DeviceBuffer<std::uint32_t>(kHistogramBins);
     KC_CUDA_CHECK_THROW(cudaMemsetAsync(bins.data(), 0, bins.bytes(), l.stream));
-    const long long n = 1LL * p.width * p.height;
-    const int blocks = static_cast<int>(std::min<long long>((n + kHistBlock - 1) / kHistBlock, 1024));
+    const OwnDims d = own_dims(own_launch(p), p);
     if (p.variant == 0)
-        histogram_global<<<blocks, kHistBlock, 0, l.stream>>>(p, l.out, bins.data());
+        histogram_global<<<d.grid, d.block, 0, l.stream>>>(p, l.out, bins.data());
     else
-        histogram_shared<<<blocks, kHistBlock, 0, l.stream>>>(p, l.out, bins.data());
+        histogram_shared<<<d.grid, d.block, 0, l.stream>>>(p, l.out, bins.data());
     check_launch(l.stream);
 }
 

@@ -16,6 +16,16 @@ struct HistogramOp : CustomOp {
     static constexpr int bytes_read_per_pixel = 4;
     static constexpr std::array<std::string_view, 2> variant_names{"global atomics", "shared-memory bins per block"};
     static constexpr bool makes_histogram = true;
+    // 256 threads a block, one row of blocks (at most 1024: the shared variant merges once per
+    // block), each thread striding over the pixels: kcanvas' grid-stride mapping.
+    static constexpr int kBlock = 256, kMaxBlocks = 1024;
+    static LaunchConfig own_launch(const OpParams& p) {
+        const long long blocks = (1LL * p.width * p.height + kBlock - 1) / kBlock;
+        return LaunchConfig{.block = {kBlock, 1, 1},
+                            .grid = {static_cast<int>(blocks < kMaxBlocks ? blocks : kMaxBlocks), 1, 1},
+                            .auto_grid = false,
+                            .mapping = Mapping::GridStride};
+    }
 
     static void cpu_paint(const OpParams& p, Pixel* out, OpOutputs* outputs) {
         OpOutputs scratch;

@@ -5,9 +5,15 @@
 
 namespace kc {
 
-constexpr int kTile = 16; // custom image kernels use 16x16 blocks, one thread per output pixel
+inline dim3 to_dim3(const Dim3& d) { return dim3(unsigned(d.x), unsigned(d.y), unsigned(d.z)); }
 
-inline dim3 tile_grid(const OpParams& p) { return dim3((p.width + kTile - 1) / kTile, (p.height + kTile - 1) / kTile); }
+// The block and grid of an op's own launch (Op::own_launch), as the kernels launch it.
+struct OwnDims {
+    dim3 grid, block;
+};
+inline OwnDims own_dims(const LaunchConfig& l, const OpParams& p) {
+    return {to_dim3(resolved_grid(l, p.width, p.height)), to_dim3(l.block)};
+}
 
 inline void check_launch(cudaStream_t stream) {
     KC_CUDA_CHECK_THROW(cudaGetLastError());

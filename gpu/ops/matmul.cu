@@ -66,7 +66,8 @@ void MatmulOp::cuda_launch(const CudaCustomLaunch& l) {
     else
         matmul_tiled<<<grid, block, 0, l.stream>>>(ws.a.data(), ws.b.data(), ws.c.data(), n);
     check_launch(l.stream);
-    matmul_heatmap<<<tile_grid(p), dim3(kTile, kTile), 0, l.stream>>>(p, ws.c.data(), l.out);
+    const OwnDims heatmap = own_dims(own_launch(p), p);
+    matmul_heatmap<<<heatmap.grid, heatmap.block, 0, l.stream>>>(p, ws.c.data(), l.out);
     check_launch(l.stream);
 }
 

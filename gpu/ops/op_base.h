@@ -6,6 +6,10 @@
 //                 static void cpu_paint(const OpParams&, Pixel* out, OpOutputs* outputs);
 //                   -- a plain CPU implementation (the cpu backend's; no grid emulation)
 //                 static void cuda_launch(const CudaCustomLaunch&);   -- in ops/<name>.cu
+//                 static LaunchConfig own_launch(const OpParams&);
+//                   -- the block, grid and mapping of the kernel that writes the canvas: the one
+//                      place the kernels, the panel, the inspector and the report read it
+//                 static constexpr const char* launch_note;  -- other launches, or ""
 //               and may have two kernels (variants), e.g. naive global memory vs tiled shared.
 //   UserCodeOp: the user's own kernel, compiled at run time with NVRTC (see user_kernel.h). The
 //               panel's block and grid launch it, but the user's code maps threads to pixels, so
@@ -16,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../launch_config.h"
 #include "../op_params.h"
 
 namespace kc {
@@ -31,6 +36,15 @@ struct OpOutputs {
 };
 
 struct CudaCustomLaunch; // cuda_ops.h
+
+// The block of the custom image kernels (box blur, sobel, the matmul heatmap): 16x16, one thread
+// per output pixel. Their tiled variants size shared memory by it.
+constexpr int kTile = 16;
+
+// Their launch: 16x16 blocks, the 2d mapping, a grid rounded up to cover the canvas.
+inline LaunchConfig tile_launch() {
+    return LaunchConfig{.block = {kTile, kTile, 1}, .auto_grid = true, .mapping = Mapping::TwoD};
+}
 
 // Which OpParams an operation reads, so the panel shows only the controls that matter.
 enum ParamUse : unsigned {
@@ -56,6 +70,8 @@ struct PerPixelOp {
 
 struct CustomOp {
     static constexpr bool custom = true;
+    static LaunchConfig own_launch(const OpParams&) { return tile_launch(); }
+    static constexpr const char* launch_note = "";
     static constexpr bool user_code = false;
     static constexpr int variants = 2;
     static constexpr std::array<std::string_view, 2> variant_names{"naive (global memory)", "tiled (shared memory)"};

@@ -29,10 +29,11 @@ __global__ void sobel_tiled(OpParams p, Pixel* out) {
 
 void SobelOp::cuda_launch(const CudaCustomLaunch& l) {
     const OpParams& p = l.job.params;
+    const OwnDims d = own_dims(own_launch(p), p);
     if (p.variant == 0)
-        sobel_naive<<<tile_grid(p), dim3(kTile, kTile), 0, l.stream>>>(p, l.out);
+        sobel_naive<<<d.grid, d.block, 0, l.stream>>>(p, l.out);
     else
-        sobel_tiled<<<tile_grid(p), dim3(kTile, kTile), 0, l.stream>>>(p, l.out);
+        sobel_tiled<<<d.grid, d.block, 0, l.stream>>>(p, l.out);
     check_launch(l.stream);
 }
 

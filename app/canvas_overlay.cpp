@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <string>
 #include <fmt/format.h>
+#include <string>
 
 #include "registry.h"
-#include "widgets.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
+#include "widgets.h"
 
 namespace kc {
 
@@ -32,17 +32,19 @@ void draw_outline(ImDrawList* d, const CanvasTransform& t, const Outline& o, ImU
 
 // Every block's boundary: grid lines for 2d and columns, one outline per block run for 1D mappings. Skipped
 // (with a note) when blocks would be under a few screen pixels or too many to draw.
-void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h,
-                           ImU32 colour, float thickness);
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w,
+                           int h, ImU32 colour, float thickness);
 
-void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h) {
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w,
+                           int h) {
     // A dark line under a light one: visible on light and dark views alike.
-    for (const auto [colour, thickness] : {std::pair{IM_COL32(0, 0, 0, 160), 3.0f}, std::pair{IM_COL32(255, 255, 255, 230), 1.0f}})
+    for (const auto [colour, thickness] :
+         {std::pair{IM_COL32(0, 0, 0, 160), 3.0f}, std::pair{IM_COL32(255, 255, 255, 230), 1.0f}})
         draw_block_boundaries(d, t, l, grid, w, h, colour, thickness);
 }
 
-void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w, int h,
-                           ImU32 colour, float thickness) {
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w,
+                           int h, ImU32 colour, float thickness) {
     if (is_tiled(l.mapping)) {
         // Columns: a block is blockDim.y pixels wide and blockDim.x tall, and blockIdx.y walks x.
         const Dim3 tile = block_tile(l), tiles = grid_to_picture(l.mapping, grid);
@@ -75,12 +77,14 @@ void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const Launch
                 draw_outline(d, t, o, colour, thickness);
 }
 
-void inspector_tooltip(const PaintJob& job, const PixelWriter& wr, int x, int y, Pixel value, std::optional<unsigned> sm,
-                       bool is_cpu) {
+// `sm`: the SM (or emulator worker) that wrote the pixel; `own_kernels`: a custom op, whose
+// kernels record no writers.
+void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const PixelWriter& wr, int x, int y,
+                       Pixel value, std::optional<unsigned> sm, bool is_cpu, bool own_kernels) {
     ImGui::BeginTooltip();
     ImGui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x);
     ui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
-                       ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+                    ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
     ImGui::SameLine();
     ImGui::Text("value R %d G %d B %d A %d", value.r, value.g, value.b, value.a);
     if (!wr.covered) {
@@ -95,9 +99,12 @@ void inspector_tooltip(const PaintJob& job, const PixelWriter& wr, int x, int y,
                 wr.thread_in_block);
     ImGui::Text("warp %d, lane %d", wr.warp, wr.lane);
     ImGui::Text("global thread index %llu", wr.global_thread);
-    if (job.launch.mapping == Mapping::GridStride) ImGui::Text("grid-stride pass %lld", wr.pass);
+    if (launch.mapping == Mapping::GridStride) ImGui::Text("grid-stride pass %lld", wr.pass);
     if (job.max_blocks >= 0 && wr.block_in_launch >= job.max_blocks)
         ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "not painted yet (step mode)");
+    else if (own_kernels)
+        ImGui::TextDisabled(is_cpu ? "cpu backend: a plain C++ loop wrote it"
+                                   : "SM: not recorded for this op's own kernels");
     else if (sm)
         ImGui::Text("%s %u", is_cpu ? "emulator worker" : "SM", *sm);
     else
@@ -138,7 +145,9 @@ void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas
     }
     const CanvasTransform t{teach.canvas_x, teach.canvas_y, teach.canvas_w / w, teach.canvas_h / h};
     ImDrawList* d = ImGui::GetBackgroundDrawList();
-    const LaunchConfig& l = s.job.launch;
+    // What runs: a custom op's own launch, else the panel's.
+    const LaunchConfig l = effective_launch(s.job);
+    const bool own_kernels = op_registry()[s.job.op].custom;
     const Dim3 grid = resolved_grid(l, w, h);
     // The panel may have made the launch illegal this frame, after the paint that set `refusal`.
     const bool legal = !s.refusal && !launch_error(l, w, h, universal_limits());
@@ -153,11 +162,12 @@ void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas
     std::optional<std::pair<int, int>> pixel = teach.pinned_pixel;
     const ImGuiIO& io = ImGui::GetIO();
     if (!pixel && !io.WantCaptureMouse) {
-        const int px = static_cast<int>((io.MousePos.x - t.x) / t.sx), py = static_cast<int>((io.MousePos.y - t.y) / t.sy);
+        const int px = static_cast<int>((io.MousePos.x - t.x) / t.sx),
+                  py = static_cast<int>((io.MousePos.y - t.y) / t.sy);
         if (io.MousePos.x >= t.x && io.MousePos.y >= t.y && px < w && py < h) pixel = std::pair{px, py};
     }
     const bool inspecting = teach.inspector && legal && pixel.has_value();
-    painter.record_writers(inspecting);
+    painter.record_writers(inspecting && !own_kernels);
     if (!inspecting) return;
     const auto [x, y] = *pixel;
     const PixelWriter wr = thread_of_pixel(l, grid, w, h, x, y);
@@ -167,7 +177,7 @@ void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas
     d->AddRect(t.to_screen(float(x), float(y)), t.to_screen(float(x + 1), float(y + 1)), IM_COL32(255, 255, 255, 255));
     std::optional<unsigned> sm;
     try {
-        sm = painter.sm_of_pixel(x, y);
+        if (!own_kernels) sm = painter.sm_of_pixel(x, y);
     } catch (const std::exception& e) {
         s.error = e.what();
     }
@@ -175,10 +185,10 @@ void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas
         // Beside the pixel, on whichever side has room (ImGui places mouse tooltips itself).
         const ImVec2 at = t.to_screen(float(x) + 12 / t.sx, float(y) + 12 / t.sy);
         const bool right_half = at.x > ImGui::GetIO().DisplaySize.x * 0.5f;
-        ImGui::SetNextWindowPos(right_half ? t.to_screen(float(x) - 12 / t.sx, float(y) + 12 / t.sy) : at, ImGuiCond_Always,
-                                ImVec2(right_half ? 1.0f : 0.0f, 0.0f));
+        ImGui::SetNextWindowPos(right_half ? t.to_screen(float(x) - 12 / t.sx, float(y) + 12 / t.sy) : at,
+                                ImGuiCond_Always, ImVec2(right_half ? 1.0f : 0.0f, 0.0f));
     }
-    inspector_tooltip(s.job, wr, x, y, canvas.read_texel(x, y), sm, painter.backend() == Backend::Cpu);
+    inspector_tooltip(s.job, l, wr, x, y, canvas.read_texel(x, y), sm, painter.backend() == Backend::Cpu, own_kernels);
 }
 
 } // namespace kc

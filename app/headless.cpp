@@ -165,7 +165,8 @@ int run_headless(const Options& options) {
 
     const bool user_code = op_registry()[job.op].user_code;
     if (user_code && o.backend == Backend::Cpu) {
-        fmt::print(stderr, "kcanvas: launch refused: {}\n", kCpuCannotRunUserCode);
+        fmt::print(stderr, "kcanvas: launch refused: {}; choose --backend cuda-interop or cuda-staged (a CUDA GPU)\n",
+                   kCpuCannotRunUserCode);
         return 2;
     }
 

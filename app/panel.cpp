@@ -6,11 +6,13 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "image_io.h"
 #include "kernel_panel.h"
+#include "panel_text.h"
 #include "registry.h"
-#include "widgets.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
+#include "widgets.h"
 
 namespace kc {
 
@@ -37,21 +39,32 @@ void operation_section(UiState& s, const PanelContext& ctx) {
     }
     const OpInfo& op = ops[s.job.op];
     OpParams& p = s.job.params;
-    ImGui::TextWrapped("%s", std::string(op.formula).c_str());
+    code_lines(op.formula);
+    const bool cpu = ctx.painter.backend() == Backend::Cpu;
     if (op.custom) {
-        ImGui::TextDisabled("Own kernels with 16x16 blocks: the Launch section does not apply.");
-        if (ctx.painter.backend() == Backend::Cpu)
-            ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.4f, 1.0f),
-                               "CPU backend: a plain C++ implementation, not the grid emulator (shared memory and "
-                               "barriers are not emulated); both variants run the same code.");
+        const LaunchConfig own = effective_launch(s.job);
+        wrapped_disabled(fmt::format("Its own kernels launch block {}, grid {} (see Launch), not the panel's.",
+                                     to_string(own.block), to_string(resolved_grid(own, p.width, p.height))));
+        if (cpu)
+            wrapped_text(kWarnColour,
+                         "CPU backend: a plain C++ implementation, not the grid emulator (shared memory and "
+                         "barriers are not emulated); both variants run the same code.");
     }
     if (op.variants == 2) {
         for (int v = 0; v < 2; ++v) {
-            if (v) ImGui::SameLine();
-            ui::RadioButton(std::string(op.variant_names[v]).c_str(), &p.variant, v);
+            const std::string name(op.variant_names[v]);
+            if (v)
+                same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                                  ImGui::CalcTextSize(name.c_str()).x);
+            ui::RadioButton(name.c_str(), &p.variant, v);
         }
+        // One implementation serves both variants on the cpu backend: nothing to time side by side.
+        if (cpu) ImGui::BeginDisabled();
         ui::Checkbox("Run both variants each frame", &s.both_variants);
-        help_marker("The other variant runs first, timed; the selected one paints the canvas.");
+        if (cpu) ImGui::EndDisabled();
+        help_marker(
+            cpu ? "The cpu backend has one C++ implementation for both variants: only CUDA runs two kernels to compare."
+                : "The other variant runs first, timed; the selected one paints the canvas.");
     }
     if (op.uses & kUsesWeight) {
         ui::SliderFloat("Blend weight", &p.weight, 0.0f, 1.0f, "%.3f");
@@ -68,8 +81,8 @@ void operation_section(UiState& s, const PanelContext& ctx) {
         ui::Checkbox("Double precision", &p.use_double);
         help_marker("Float runs out of precision after a zoom of about 10^4: the picture turns blocky. Double "
                     "goes to about 10^13, at a cost that depends on the GPU's FP64 rate.");
-        ImGui::Text("Centre %.10g, %.10g  zoom %.3g", p.center_x, p.center_y, 3.0 / 800 / p.scale);
-        ImGui::TextDisabled("Drag on the canvas to pan, mouse wheel to zoom.");
+        wrapped(fmt::format("Centre {:.10g}, {:.10g}  zoom {:.3g}", p.center_x, p.center_y, 3.0 / 800 / p.scale));
+        wrapped_disabled("Drag on the canvas to pan, mouse wheel to zoom.");
         if (op.uses & kUsesJulia) ui::SliderFloat2("Julia k (re, im)", &p.julia_re, -1.5f, 1.5f, "%.4f");
         if (ui::Button("Reset view")) {
             p.center_x = (op.uses & kUsesJulia) ? 0.0 : -0.5, p.center_y = 0.0;
@@ -79,41 +92,73 @@ void operation_section(UiState& s, const PanelContext& ctx) {
     if (op.uses & kUsesMatmulN) {
         ui::SliderInt("N", &p.matmul_n, 16, 4096, "%d", ImGuiSliderFlags_Logarithmic);
         p.matmul_n = std::clamp(p.matmul_n / 16 * 16, 16, 4096);
-        ImGui::TextDisabled("A, B: fixed pseudo-random values in [-1, 1]; C = A*B as blue-white-red.");
+        wrapped_disabled("A, B: fixed pseudo-random values in [-1, 1]; C = A*B as blue-white-red.");
     }
     if ((op.uses & (kUsesImageA | kUsesImageB)) && !s.sources.loaded(0))
-        ImGui::TextDisabled("No image loaded: A is the gradient, B the checkerboard.");
+        wrapped_disabled("No image loaded: A is the gradient, B the checkerboard.");
+}
+
+// One input image: its path field (Enter loads), Load / Clear, what it holds, and its own error.
+void image_slot(UiState& s, int slot) {
+    const char name = slot == 0 ? 'A' : 'B';
+    const std::string field = fmt::format("Image {}", name), load = fmt::format("Load {}", name),
+                      clear = fmt::format("Clear {}", name);
+    if (ui::InputText(field.c_str(), s.image_path[slot].data(), s.image_path[slot].size(),
+                      ImGuiInputTextFlags_EnterReturnsTrue))
+        s.load_request[slot] = std::string(s.image_path[slot].data());
+    if (ui::Button(load.c_str())) s.load_request[slot] = std::string(s.image_path[slot].data());
+    same_line_if_fits(button_width(clear.c_str()));
+    if (ui::Button(clear.c_str())) s.clear_request[slot] = true;
+    std::string holds = slot == 0 ? "(gradient)" : "(checkerboard)";
+    if (s.sources.loaded(slot)) {
+        const Image& im = s.sources.original(slot);
+        const std::string& path = s.sources.path(slot);
+        holds = fmt::format("{} {}x{} -> {}x{}", path.substr(path.find_last_of('/') + 1), im.width, im.height,
+                            s.sources.width(), s.sources.height());
+    }
+    same_line_if_fits(ImGui::CalcTextSize(holds.c_str()).x);
+    ImGui::TextDisabled("%s", holds.c_str());
+    if (!s.image_error[slot].empty()) {
+        wrapped_text(kErrorColour, s.image_error[slot]);
+        wrapped_disabled(s.sources.loaded(slot) ? "The previous image stays." : "The default input stays.");
+    }
 }
 
 void images_section(UiState& s) {
-    for (int slot = 0; slot < 2; ++slot) {
-        ImGui::PushID(slot);
-        const char* label = slot == 0 ? "Image A" : "Image B";
-        ui::InputText(label, s.image_path[slot].data(), s.image_path[slot].size());
-        if (ui::Button("Load")) s.load_request[slot] = std::string(s.image_path[slot].data());
-        ImGui::SameLine();
-        if (ui::Button("Clear")) s.clear_request[slot] = true;
-        ImGui::SameLine();
-        if (s.sources.loaded(slot)) {
-            const Image& im = s.sources.original(slot);
-            const std::string& path = s.sources.path(slot);
-            ImGui::TextDisabled("%s %dx%d -> %dx%d", path.substr(path.find_last_of('/') + 1).c_str(), im.width, im.height,
-                                s.sources.width(), s.sources.height());
-        } else {
-            ImGui::TextDisabled(slot == 0 ? "(gradient)" : "(checkerboard)");
-        }
-        ImGui::PopID();
-    }
-    help_marker("PNG, JPEG, BMP or TGA. Drop one file on the window to load A, two to load A and B. Images are "
-                "fitted to the canvas by nearest-neighbour resize, once on load or canvas resize.");
+    for (int slot = 0; slot < 2; ++slot) image_slot(s, slot);
+    wrapped_disabled(
+        std::string(kImageFormats) +
+        "; Enter in a field loads it. Drop one file on the window to load A, two "
+        "to load A and B. Images are fitted to the canvas (nearest neighbour) on load and on canvas resize.");
     if (s.sources.loaded(0) && ui::Button("Canvas size = image A")) s.fit_canvas_to_image = true;
-    if (!s.image_error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "%s", s.image_error.c_str());
-        ImGui::TextDisabled("The previous image stays.");
-        ImGui::PopTextWrapPos();
-    }
     if (ui::Button("Save canvas PNG (F12)")) s.save_request = true;
+}
+
+// One 256-bin histogram as bars of height sqrt(count) (one huge bin, a flat background, would
+// flatten the rest); hovering shows the bin under the mouse and its real count.
+void histogram_plot(const char* name, const std::array<std::uint32_t, 256>& bins, const ImVec4& colour, float height) {
+    float top = 1.0f;
+    for (std::uint32_t count : bins) top = std::max(top, std::sqrt(static_cast<float>(count)));
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float width = std::max(64.0f, ImGui::GetContentRegionAvail().x);
+    ImGui::InvisibleButton(name, ImVec2(width, height));
+    ui::record_last_item(name);
+    ImDrawList* d = ImGui::GetWindowDrawList();
+    d->AddRectFilled(at, ImVec2(at.x + width, at.y + height), ImGui::GetColorU32(ImGuiCol_FrameBg));
+    const ImU32 fill = ImGui::GetColorU32(colour);
+    for (int i = 0; i < 256; ++i) {
+        const float x0 = at.x + width * i / 256.0f, x1 = at.x + width * (i + 1) / 256.0f;
+        const float h = height * std::sqrt(static_cast<float>(bins[i])) / top;
+        if (h > 0.0f)
+            d->AddRectFilled(ImVec2(x0, at.y + height - h), ImVec2(std::max(x1, x0 + 1.0f), at.y + height), fill);
+    }
+    d->AddText(ImVec2(at.x + 4, at.y + 2), ImGui::GetColorU32(ImGuiCol_Text), name);
+    if (!ImGui::IsItemHovered()) return;
+    const int bin = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - at.x) * 256.0f / width), 0, 255);
+    const float x0 = at.x + width * bin / 256.0f;
+    d->AddRectFilled(ImVec2(x0, at.y), ImVec2(x0 + std::max(1.0f, width / 256.0f), at.y + height),
+                     IM_COL32(255, 255, 255, 60));
+    ui::SetTooltip(fmt::format("{} {}: {} pixels", name, bin, bins[bin]));
 }
 
 void histogram_section(const PanelContext& ctx) {
@@ -123,32 +168,29 @@ void histogram_section(const PanelContext& ctx) {
         return;
     }
     const char* names[4] = {"luminance", "R", "G", "B"};
-    const ImVec4 colours[4] = {{0.85f, 0.85f, 0.85f, 1}, {0.95f, 0.3f, 0.3f, 1}, {0.3f, 0.9f, 0.3f, 1}, {0.4f, 0.5f, 1.0f, 1}};
-    for (int h = 0; h < 4; ++h) {
-        float bins[256];
-        float top = 0;
-        // Square-root heights: one huge bin (a flat background) would flatten the rest.
-        for (int i = 0; i < 256; ++i) top = std::max(top, bins[i] = std::sqrt(static_cast<float>(out.histogram[h][i])));
-        ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[h]);
-        ImGui::PlotHistogram(fmt::format("##h{}", h).c_str(), bins, 256, 0, names[h], 0.0f, top,
-                             ImVec2(ImGui::GetContentRegionAvail().x, h == 0 ? 90.0f : 40.0f));
-        ImGui::PopStyleColor();
-    }
-    ImGui::TextDisabled("bar height: sqrt(count); 0 at the left, 255 at the right");
-    if (out.histogram_mismatches == 0) ImGui::TextColored(ImVec4(0.4f, 1, 0.4f, 1), "global and shared versions agree");
+    const ImVec4 colours[4] = {
+        {0.85f, 0.85f, 0.85f, 1}, {0.95f, 0.3f, 0.3f, 1}, {0.3f, 0.9f, 0.3f, 1}, {0.4f, 0.5f, 1.0f, 1}};
+    for (int h = 0; h < 4; ++h) histogram_plot(names[h], out.histogram[h], colours[h], h == 0 ? 90.0f : 40.0f);
+    wrapped_disabled("bar height: sqrt(count); 0 at the left, 255 at the right; hover a bar for its count");
+    if (out.histogram_mismatches == 0) wrapped_text(kGoodColour, "global and shared versions agree");
     if (out.histogram_mismatches > 0)
-        ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "global and shared versions differ in %d bins", out.histogram_mismatches);
+        wrapped_text(kErrorColour,
+                     fmt::format("global and shared versions differ in {} bins", out.histogram_mismatches));
 }
 
 void canvas_section(UiState& s) {
     ImGui::Text("Canvas %d x %d", s.job.params.width, s.job.params.height);
-    ui::InputInt("Width", &s.edit_width, 0, 0);
-    ui::InputInt("Height", &s.edit_height, 0, 0);
-    if (ui::Button("Apply size")) s.apply_size = true;
+    // Applied on Enter or when the field loses focus: "1920" must not resize through 1, 19, 192.
+    if (ui::InputIntOnCommit("Width", &s.edit_width)) s.apply_size = true;
+    if (ui::InputIntOnCommit("Height", &s.edit_height)) s.apply_size = true;
+    bool first = true;
     for (auto [w, h] : {std::pair{800, 800}, {1920, 1080}, {3840, 2160}}) {
-        ImGui::SameLine();
-        if (ui::Button(fmt::format("{}x{}", w, h).c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
+        const std::string label = fmt::format("{}x{}", w, h);
+        if (!first) same_line_if_fits(button_width(label.c_str()));
+        first = false;
+        if (ui::Button(label.c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
     }
+    wrapped_disabled("Enter, or leaving a field, applies the size.");
 }
 
 // Why columns is slow, in one line: with the warp's own numbers (a narrow block undoes the damage).
@@ -156,18 +198,40 @@ void columns_why(const LaunchConfig& l, int width, int height) {
     const WarpStores w = first_warp_stores(l, width, height);
     if (w.lanes == 0) return;
     if (w.rows == w.lanes)
-        ImGui::TextWrapped("a warp writes %d pixels 1 column tall: %d cache lines per store instead of %d - compare "
-                           "the kernel time with 2d",
-                           w.lanes, w.cache_lines, w.ideal_lines);
+        wrapped(fmt::format("a warp writes {} pixels 1 column tall: {} cache lines per store instead of {} - compare "
+                            "the kernel time with 2d",
+                            w.lanes, w.cache_lines, w.ideal_lines));
     else
-        ImGui::TextWrapped("a warp writes %d pixels in %d rows: %d cache lines per store (%d when coalesced) - compare "
-                           "the kernel time with 2d",
-                           w.lanes, w.rows, w.cache_lines, w.ideal_lines);
+        wrapped(
+            fmt::format("a warp writes {} pixels in {} rows: {} cache lines per store ({} when coalesced) - compare "
+                        "the kernel time with 2d",
+                        w.lanes, w.rows, w.cache_lines, w.ideal_lines));
 }
 
-void launch_section(UiState& s) {
+// A custom op's own launch, read-only: its kernels launch this whatever the panel's block and grid say.
+void own_launch_section(const UiState& s, const PanelContext& ctx) {
+    const OpInfo& op = op_registry()[s.job.op];
+    const LaunchConfig l = effective_launch(s.job);
+    const int w = s.job.params.width, h = s.job.params.height;
+    const Dim3 grid = resolved_grid(l, w, h);
+    wrapped_disabled("This op launches its own kernels: the shape below is theirs, not editable.");
+    ImGui::Text("Block %d x %d = %lld threads", l.block.x, l.block.y, l.block.count());
+    ui::record_last_item("Block", to_string(l.block));
+    ImGui::Text("Grid %d x %d = %lld blocks", grid.x, grid.y, grid.count());
+    ui::record_last_item("Grid", to_string(grid));
+    ImGui::Text("%lld threads for %lld pixels", l.block.count() * grid.count(), 1LL * w * h);
+    ImGui::Text("Mapping %s", std::string(mapping_name(l.mapping)).c_str());
+    if (!op.launch_note.empty()) wrapped_disabled(op.launch_note);
+    if (ctx.painter.backend() == Backend::Cpu)
+        wrapped_text(kWarnColour,
+                     "The cpu backend launches nothing for this op: a plain C++ loop computes the picture.");
+}
+
+// The panel's block and grid, typed field by field; a field applies on Enter or when it loses focus.
+void launch_fields(UiState& s) {
     LaunchConfig& l = s.job.launch;
-    ui::InputInt2("Block x, y", &l.block.x);
+    ui::InputIntOnCommit("Block x", &l.block.x);
+    ui::InputIntOnCommit("Block y", &l.block.y);
     ImGui::Text("%lld threads per block", l.block.count());
     ui::Checkbox("Auto grid", &l.auto_grid);
     help_marker("Auto rounds the grid up so that the blocks cover the whole canvas. Untick it to type a grid "
@@ -176,14 +240,29 @@ void launch_section(UiState& s) {
         l.grid = resolved_grid(effective_launch(s.job), s.job.params.width, s.job.params.height);
         ImGui::BeginDisabled();
     }
-    ui::InputInt2("Grid x, y", &l.grid.x);
+    ui::InputIntOnCommit("Grid x", &l.grid.x);
+    ui::InputIntOnCommit("Grid y", &l.grid.y);
     if (l.auto_grid) ImGui::EndDisabled();
+}
+
+// Two preset buttons, side by side where they fit.
+void preset_buttons(LaunchConfig& l, const char* tutorial, const char* fallback) {
+    if (ui::Button(tutorial)) l = tutorial_preset();
+    same_line_if_fits(button_width(fallback));
+    if (ui::Button(fallback)) l = LaunchConfig{};
+}
+
+void launch_section(UiState& s, const PanelContext& ctx) {
+    if (op_registry()[s.job.op].custom) {
+        own_launch_section(s, ctx);
+        return;
+    }
+    launch_fields(s);
+    LaunchConfig& l = s.job.launch;
     if (op_registry()[s.job.op].user_code) {
         // The rest maps threads to pixels for the built-in ops; the user's kernel does that itself.
-        ImGui::TextDisabled("Your kernel computes its own pixel: the auto grid is 2d, one thread per pixel.");
-        if (ui::Button("Tutorial: block 50x20, grid 80x8")) l = tutorial_preset();
-        ImGui::SameLine();
-        if (ui::Button("Default: 32x8, auto")) l = LaunchConfig{};
+        wrapped_disabled("Your kernel computes its own pixel: the auto grid is 2d, one thread per pixel.");
+        preset_buttons(l, "Tutorial: block 50x20, grid 80x8", "Default: 32x8, auto");
         return;
     }
 
@@ -205,20 +284,61 @@ void launch_section(UiState& s) {
     ui::RadioButton("4##ppt", &l.pixels_per_thread, 4);
     help_marker("4: with the 2d mapping each thread paints 4 neighbours in x with one 16-byte store. "
                 "One 4-byte store per thread leaves a memory-bound kernel at about half the copy bandwidth.");
-    if (ui::Button("Tutorial: block 50x20, grid 80x8, linear")) l = tutorial_preset();
-    if (ui::Button("Default: block 32x8, auto grid, 2d")) l = LaunchConfig{};
+    preset_buttons(l, "Tutorial: block 50x20, grid 80x8, linear", "Default: block 32x8, auto grid, 2d");
 
+    // An illegal launch paints nothing: its refusal shows below, not counts of a launch that never runs.
+    if (launch_error(l, s.job.params.width, s.job.params.height, universal_limits())) return;
     const Coverage c = coverage(l, s.job.params.width, s.job.params.height);
     ImGui::Text("%lld threads for %lld pixels", c.threads, c.pixels);
-    if (!c.covers_all())
-        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%lld pixels uncovered", c.pixels - c.covered_pixels);
+    if (!c.covers_all()) wrapped_text(kWarnColour, fmt::format("{} pixels uncovered", c.pixels - c.covered_pixels));
     if (c.repeated_writes > 0)
-        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%lld repeated writes (z layers)", c.repeated_writes);
+        wrapped_text(kWarnColour, fmt::format("{} repeated writes (z layers)", c.repeated_writes));
 }
 
-void timing_line(const char* name, const TimingStats& t) {
-    if (t.empty()) return;
-    ImGui::Text("%-7s %8.1f %8.1f %8.1f", name, t.last(), t.mean(), t.min());
+// A number right-aligned in its table cell, so that columns of large numbers stay apart.
+void right_aligned(double value) {
+    const std::string text = fmt::format("{:.1f}", value);
+    const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
+    if (room > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
+    ImGui::TextUnformatted(text.c_str());
+}
+
+struct TimingRow {
+    std::string name;
+    const TimingStats* stats;
+};
+
+// Rows of last / mean / min in microseconds. A stage that never measured anything (nothing ran,
+// or a GL timer that reads 0 on a software renderer) has no row.
+void timing_table(const char* id, const char* first_column, const std::vector<TimingRow>& rows) {
+    if (!ImGui::BeginTable(id, 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+    ImGui::TableSetupColumn(first_column, ImGuiTableColumnFlags_WidthStretch, 1.4f);
+    for (const char* column : {"last", "mean", "min"})
+        ImGui::TableSetupColumn(column, ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    for (const TimingRow& row : rows) {
+        if (row.stats->empty() || row.stats->mean() <= 0.0) continue;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(row.name.c_str());
+        for (double v : {row.stats->last(), row.stats->mean(), row.stats->min()}) {
+            ImGui::TableNextColumn();
+            right_aligned(v);
+        }
+    }
+    ImGui::EndTable();
+}
+
+// Both variants' kernel times side by side, and how many times faster tiled is.
+void variants_table(const UiState& s, const OpInfo& op, const StageTimes& t) {
+    if (t.variant[0].empty() || t.variant[1].empty()) return;
+    const int shown = s.job.params.variant;
+    timing_table(
+        "variants", "variant (us)",
+        {{shown == 0 ? "naive *" : "naive", &t.variant[0]}, {shown == 1 ? "tiled *" : "tiled", &t.variant[1]}});
+    if (t.variant[1].mean() > 0) ImGui::Text("naive / tiled = %.2fx (mean)", t.variant[0].mean() / t.variant[1].mean());
+    wrapped_disabled(
+        fmt::format("naive: {}; tiled: {}; * paints the canvas", op.variant_names[0], op.variant_names[1]));
 }
 
 void timing_section(UiState& s, const PanelContext& ctx) {
@@ -226,55 +346,61 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     const OpInfo& op = op_registry()[s.job.op];
     const double bytes =
         double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * s.job.params.width * s.job.params.height;
-    ImGui::Text("%-7s %8s %8s %8s  (us)", "", "last", "mean", "min");
-    timing_line("kernel", t.kernel);
-    timing_line("map", t.map);
-    timing_line("unmap", t.unmap);
-    timing_line("copy", t.copy);
-    timing_line("upload", t.upload);
-    if (op.variants == 2) {
-        for (int v = 0; v < 2; ++v)
-            if (!t.variant[v].empty())
-                ImGui::Text("%-30s %8.1f us%s", std::string(op.variant_names[v]).c_str(), t.variant[v].mean(),
-                            v == s.job.params.variant ? "  (shown)" : "");
-        if (!t.variant[0].empty() && !t.variant[1].empty() && t.variant[1].mean() > 0)
-            ImGui::Text("naive / tiled = %.2fx", t.variant[0].mean() / t.variant[1].mean());
-    }
+    timing_table(
+        "stages", "stage (us)",
+        {{"kernel", &t.kernel}, {"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}});
+    if (op.variants == 2 && ctx.painter.ran_both_variants()) variants_table(s, op, t);
     if (const double flops = op.flops(s.job.params); flops > 0 && !t.kernel.empty())
-        ImGui::Text("%.1f GFLOP/s (mean kernel time, %.3g flop)", flops / (t.kernel.mean() * 1e3), flops);
-    if (!t.kernel.empty() && bytes > 0) {
-        ImGui::Text("Bandwidth %.1f GB/s (mean kernel time)", bytes / (t.kernel.mean() * 1e3));
-    }
+        wrapped(fmt::format("{:.1f} GFLOP/s (mean kernel time, {:.3g} flop)", flops / (t.kernel.mean() * 1e3), flops));
+    if (!t.kernel.empty() && bytes > 0)
+        wrapped(fmt::format("Bandwidth {:.1f} GB/s (mean kernel time)", bytes / (t.kernel.mean() * 1e3)));
     if (!t.kernel.empty()) {
         const auto history = t.kernel.history();
         const float top = *std::max_element(history.begin(), history.end()) * 1.15f;
-        ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0, "kernel time (us), 0 at the bottom",
-                         0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, 60));
+        ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0,
+                         "kernel time (us), 0 at the bottom", 0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, 60));
     }
     ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
     if (ui::TreeNode("Where the frame goes (CPU, us)")) {
         const FrameBreakdown& b = ctx.breakdown;
-        for (auto [name, stats] : {std::pair{"paint", &b.paint}, {"panel", &b.panel}, {"draw", &b.draw},
-                                   {"swap", &b.swap}, {"frame", &b.frame}})
-            timing_line(name, *stats);
-        ImGui::TextDisabled("paint: map + launch + unmap + present, as the CPU sees them;\n"
-                            "panel: building the ImGui panel; draw: canvas + ImGui on the GPU queue;\n"
-                            "swap: glfwSwapBuffers (waits for vsync when it is on).");
+        timing_table(
+            "frame", "part (us)",
+            {{"paint", &b.paint}, {"panel", &b.panel}, {"draw", &b.draw}, {"swap", &b.swap}, {"frame", &b.frame}});
+        wrapped_disabled("paint: map + launch + unmap + present, as the CPU sees them.");
+        wrapped_disabled("panel: building the ImGui panel.");
+        wrapped_disabled("draw: canvas + ImGui on the GPU queue.");
+        wrapped_disabled("swap: glfwSwapBuffers (waits for vsync when it is on).");
         ImGui::TreePop();
     }
     ui::Checkbox("VSync", &s.vsync);
     help_marker("Turn vsync off while measuring: with it on, frames wait for the display.");
 }
 
+// Which backends work here, each reason said once: on a machine without an NVIDIA GPU or driver
+// both CUDA backends fail for the same reason, which is one line with what still works.
+void backend_availability(const FramePainter& p) {
+    const std::string& interop = p.unavailable_reason(Backend::CudaInterop);
+    const std::string& staged = p.unavailable_reason(Backend::CudaStaged);
+    if (!staged.empty()) {
+        std::string why = staged;
+        why[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(why[0])));
+        wrapped_text(kWarnColour, why + ".");
+        wrapped_disabled(
+            "What works: the cpu backend, a CPU emulator of the grid, runs every op except your own kernel.");
+        return;
+    }
+    if (!interop.empty()) wrapped_disabled("cuda-interop unavailable: " + interop + ". cuda-staged works.");
+}
+
 void backend_section(UiState& s, const PanelContext& ctx) {
     const FramePainter& p = ctx.painter;
-    ImGui::Text("Device: %s", p.device().name.c_str());
+    wrapped("Device: " + p.device().name);
     if (ui::BeginCombo("Backend", std::string(backend_name(s.requested_backend)).c_str())) {
         for (Backend b : kAllBackends) {
-            const std::string& why = p.unavailable_reason(b);
-            if (!why.empty()) ImGui::BeginDisabled();
+            const bool unavailable = !p.unavailable_reason(b).empty();
+            if (unavailable) ImGui::BeginDisabled();
             if (ui::Selectable(std::string(backend_name(b)).c_str(), b == s.requested_backend)) s.requested_backend = b;
-            if (!why.empty()) ImGui::EndDisabled();
+            if (unavailable) ImGui::EndDisabled();
         }
         ImGui::EndCombo();
     }
@@ -289,13 +415,7 @@ void backend_section(UiState& s, const PanelContext& ctx) {
                     "surface: a kernel writes the GL texture through a surface object. Compare their times below.");
         s.requested_present = static_cast<Present>(present);
     }
-    for (Backend b : kAllBackends)
-        if (!p.unavailable_reason(b).empty())
-        {
-            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-            ImGui::TextWrapped("%s unavailable: %s", std::string(backend_name(b)).c_str(), p.unavailable_reason(b).c_str());
-            ImGui::PopStyleColor();
-        }
+    backend_availability(p);
 }
 
 void tune_section(UiState& s) {
@@ -303,9 +423,13 @@ void tune_section(UiState& s) {
     if (custom) ImGui::BeginDisabled();
     if (ui::Button("Find the fastest block")) s.tune_request = true;
     if (custom) ImGui::EndDisabled();
-    help_marker("Times the current op with every block shape of 32..1024 threads (powers of two) and the "
-                "tutorial's 50x20, auto grid, the 2d mapping (columns stays columns); applies the fastest. The same as "
-                "`kcanvas bench --sweep-blocks`.");
+    if (custom)
+        wrapped_disabled("This op's own kernels have a fixed block: nothing to tune.");
+    else
+        help_marker(
+            "Times the current op with every block shape of 32 to 1024 threads (powers of two) and the "
+            "tutorial's 50x20, auto grid, the 2d mapping (columns stays columns); applies the fastest. The same as "
+            "`kcanvas bench --sweep-blocks`.");
     if (s.tune_results.empty()) return;
     if (ImGui::BeginTable("tune", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
                           ImVec2(0, 160))) {
@@ -336,24 +460,17 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     if (ui::CollapsingHeader("Images", ImGuiTreeNodeFlags_DefaultOpen)) images_section(s);
     if (op_registry()[s.job.op].makes_histogram && ui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen))
         histogram_section(ctx);
-    if (ui::CollapsingHeader("Launch", op_registry()[s.job.op].custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
-        launch_section(s);
+    if (ui::CollapsingHeader("Launch", ImGuiTreeNodeFlags_DefaultOpen)) launch_section(s, ctx);
     if (s.refusal) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Launch refused: %s", s.refusal->c_str());
-        ImGui::TextDisabled("The previous picture stays until the launch is legal.");
-        ImGui::PopTextWrapPos();
+        wrapped_text(kErrorColour, "Launch refused: " + *s.refusal);
+        wrapped_disabled("The previous picture stays until the launch is legal.");
     }
-    if (!s.error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Error: %s", s.error.c_str());
-        ImGui::PopTextWrapPos();
-    }
+    if (!s.error.empty()) wrapped_text(kErrorColour, "Error: " + s.error);
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
     if (ui::CollapsingHeader("Tune the block")) tune_section(s);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
-    if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
+    if (!s.message.empty()) wrapped(s.message);
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     ImGui::End();
     kernel_fault_dialog(s);

@@ -5,35 +5,28 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <sstream>
 
 #include "device_figures.h"
 #include "launch_figures.h"
 #include "paint_job.h"
+#include "panel_text.h"
 #include "registry.h"
-#include "widgets.h"
 #include "thread_of_pixel.h"
+#include "widgets.h"
 
 namespace kc {
 
 namespace {
 
-const ImVec4 kWarn(1.0f, 0.7f, 0.3f, 1.0f);
-const ImVec4 kBad(1.0f, 0.35f, 0.35f, 1.0f);
+const ImVec4& kWarn = kWarnColour;
+const ImVec4& kBad = kErrorColour;
 
 ImVec4 to_imvec(Pixel p) { return ImVec4(p.r / 255.0f, p.g / 255.0f, p.b / 255.0f, 1.0f); }
 
 // Wrapped coloured text (ImGui's TextColored does not wrap).
 template <class... Args>
 void coloured(const ImVec4& colour, fmt::format_string<Args...> format, Args&&... args) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextWrapped("%s", fmt::format(format, std::forward<Args>(args)...).c_str());
-    ImGui::PopStyleColor();
-}
-
-void lines(const std::string& text) {
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) ImGui::TextWrapped("%s", line.c_str());
+    wrapped_text(colour, fmt::format(format, std::forward<Args>(args)...));
 }
 
 void swatch(const char* id, Pixel p, const std::string& label) {
@@ -49,7 +42,8 @@ void hatch_swatch(const std::string& label) {
     for (int y = 0; y < 14; ++y)
         for (int x = 0; x < 14; ++x) {
             const Pixel p = uncovered_pixel(x, y);
-            d->AddRectFilled(ImVec2(at.x + x, at.y + y), ImVec2(at.x + x + 1, at.y + y + 1), IM_COL32(p.r, p.g, p.b, 255));
+            d->AddRectFilled(ImVec2(at.x + x, at.y + y), ImVec2(at.x + x + 1, at.y + y + 1),
+                             IM_COL32(p.r, p.g, p.b, 255));
         }
     ImGui::Dummy(ImVec2(14, 14));
     ImGui::SameLine();
@@ -57,9 +51,10 @@ void hatch_swatch(const std::string& label) {
 }
 
 ThreadCoords coords_of(const Dim3& block, const Dim3& grid, int bx, int by, int tx, int ty) {
-    return ThreadCoords{unsigned(bx), unsigned(by), 0,           unsigned(tx),     unsigned(ty),     0,
-                        unsigned(block.x), unsigned(block.y), unsigned(block.z), unsigned(grid.x), unsigned(grid.y),
-                        unsigned(grid.z)};
+    return ThreadCoords{unsigned(bx),      unsigned(by),      0,
+                        unsigned(tx),      unsigned(ty),      0,
+                        unsigned(block.x), unsigned(block.y), unsigned(block.z),
+                        unsigned(grid.x),  unsigned(grid.y),  unsigned(grid.z)};
 }
 
 void legend(const PaintJob& job, const Dim3& grid) {
@@ -67,34 +62,43 @@ void legend(const PaintJob& job, const Dim3& grid) {
     const Mapping m = job.launch.mapping;
     const unsigned width = static_cast<unsigned>(job.params.width);
     switch (job.view) {
-    case View::Pixels: ImGui::TextWrapped("The operation's output. Pick another view to see which thread wrote each pixel."); break;
+    case View::Pixels:
+        wrapped("The operation's output. Pick another view to see which thread wrote each pixel.");
+        break;
     case View::Block: {
         if (is_tiled(m))
-            ImGui::TextWrapped("One colour per block. Hue class (blockIdx.x + 3*blockIdx.y) mod 6, so all eight neighbours differ; odd classes darker.");
+            wrapped("One colour per block. Hue class (blockIdx.x + 3*blockIdx.y) mod 6, so all eight neighbours "
+                    "differ; odd classes darker.");
         else
-            ImGui::TextWrapped("One colour per block. Hue class = block number mod %u, chosen so blocks whose pixels touch never share it.",
-                               block_colour_classes(m, 1ULL * b.x * b.y, 1ULL * grid.x * grid.y, width));
+            wrapped(fmt::format("One colour per block. Hue class = block number mod {}, chosen so blocks whose pixels "
+                                "touch never share it.",
+                                block_colour_classes(m, 1ULL * b.x * b.y, 1ULL * grid.x * grid.y, width)));
         const int shown = static_cast<int>(std::min<long long>(6, 1LL * grid.x * grid.y));
         for (int i = 0; i < shown; ++i) {
             const int bx = i % grid.x, by = i / grid.x;
-            swatch(fmt::format("##b{}", i).c_str(), view_colour(View::Block, coords_of(b, grid, bx, by, 0, 0), 0, m, width),
+            swatch(fmt::format("##b{}", i).c_str(),
+                   view_colour(View::Block, coords_of(b, grid, bx, by, 0, 0), 0, m, width),
                    fmt::format("block ({}, {})", bx, by));
             if (i % 2 == 0 && i + 1 < shown) ImGui::SameLine(180);
         }
         break;
     }
     case View::Thread:
-        ImGui::TextWrapped("Red = threadIdx.x / (blockDim.x-1), green = threadIdx.y / (blockDim.y-1): each block repeats the same ramp.");
+        wrapped("Red = threadIdx.x / (blockDim.x-1), green = threadIdx.y / (blockDim.y-1): each block repeats the same "
+                "ramp.");
         swatch("##t0", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, 0), 0), "threadIdx (0, 0)");
         ImGui::SameLine(180);
-        swatch("##t1", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, 0), 0), fmt::format("({}, 0)", b.x - 1));
-        swatch("##t2", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, b.y - 1), 0), fmt::format("(0, {})", b.y - 1));
+        swatch("##t1", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, 0), 0),
+               fmt::format("({}, 0)", b.x - 1));
+        swatch("##t2", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, b.y - 1), 0),
+               fmt::format("(0, {})", b.y - 1));
         ImGui::SameLine(180);
         swatch("##t3", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, b.y - 1), 0),
                fmt::format("({}, {})", b.x - 1, b.y - 1));
         break;
     case View::Warp: {
-        ImGui::TextWrapped("warp = (threadIdx.y*blockDim.x + threadIdx.x) / 32 within the block; 8 colours, warps w and w+1, w+2 far apart.");
+        wrapped("warp = (threadIdx.y*blockDim.x + threadIdx.x) / 32 within the block; 8 colours, warps w and w+1, w+2 "
+                "far apart.");
         const int warps = static_cast<int>(std::min<long long>(8, warp_figures(b).warps_per_block));
         for (int w = 0; w < warps; ++w) {
             swatch(fmt::format("##w{}", w).c_str(), warp_colour(unsigned(w)), fmt::format("warp {}", w));
@@ -103,7 +107,7 @@ void legend(const PaintJob& job, const Dim3& grid) {
         break;
     }
     case View::Lane:
-        ImGui::TextWrapped("lane = flattened threadIdx %% 32: teal for lane 0 through to pink for lane 31.");
+        wrapped("lane = flattened threadIdx % 32: teal for lane 0 through to pink for lane 31.");
         for (int l : {0, 8, 16, 24, 31}) {
             swatch(fmt::format("##l{}", l).c_str(), lane_colour(unsigned(l)), fmt::format("{}", l));
             if (l != 31) ImGui::SameLine();
@@ -111,10 +115,14 @@ void legend(const PaintJob& job, const Dim3& grid) {
         break;
     case View::Linear: {
         const long long total = 1LL * b.x * b.y * grid.x * grid.y;
-        ImGui::TextWrapped("Brightness = the thread's linear index (blockIdx.y*gridDim.x + blockIdx.x)*threads per block + thread in block, over all %lld threads.", total);
+        wrapped(fmt::format("Brightness = the thread's linear index (blockIdx.y*gridDim.x + blockIdx.x)*threads per "
+                            "block + thread in block, over all {} threads.",
+                            total));
         const auto at = [&](long long index) {
             const long long per_block = 1LL * b.x * b.y, blk = index / per_block, tib = index % per_block;
-            return view_colour(View::Linear, coords_of(b, grid, int(blk % grid.x), int(blk / grid.x), int(tib % b.x), int(tib / b.x)), 0);
+            return view_colour(View::Linear,
+                               coords_of(b, grid, int(blk % grid.x), int(blk / grid.x), int(tib % b.x), int(tib / b.x)),
+                               0);
         };
         swatch("##i0", at(0), "first");
         ImGui::SameLine();
@@ -124,9 +132,11 @@ void legend(const PaintJob& job, const Dim3& grid) {
         break;
     }
     case View::Sm:
-        ImGui::TextWrapped("One colour per SM that ran the block (%%smid); on the CPU backend, per emulator worker. Hover a pixel to read its number.");
+        wrapped("One colour per SM that ran the block (%smid); on the CPU backend, per emulator worker. Hover a pixel "
+                "to read its number.");
         for (unsigned sm = 0; sm < 4; ++sm) {
-            swatch(fmt::format("##s{}", sm).c_str(), view_colour(View::Sm, ThreadCoords{}, sm), fmt::format("SM {}", sm));
+            swatch(fmt::format("##s{}", sm).c_str(), view_colour(View::Sm, ThreadCoords{}, sm),
+                   fmt::format("SM {}", sm));
             if (sm != 3) ImGui::SameLine();
         }
         break;
@@ -141,8 +151,8 @@ void warp_store_line(const LaunchConfig& l, int w, int h) {
     const WarpStores ws = first_warp_stores(l, w, h);
     if (ws.lanes == 0) return;
     if (ws.cache_lines <= ws.ideal_lines) {
-        ImGui::TextDisabled("warp 0's %d stores: %d cache line%s of %d B (coalesced)", ws.lanes, ws.cache_lines,
-                            ws.cache_lines == 1 ? "" : "s", kCacheLineBytes);
+        wrapped_disabled(fmt::format("warp 0's {} stores: {} cache line{} of {} B (coalesced)", ws.lanes,
+                                     ws.cache_lines, ws.cache_lines == 1 ? "" : "s", kCacheLineBytes));
         return;
     }
     if (ws.rows == ws.lanes)
@@ -186,11 +196,14 @@ void step_controls(UiState& s, long long blocks) {
 } // namespace
 
 void indexing_section(UiState& s, const PanelContext&) {
-    const LaunchConfig& l = s.job.launch;
+    // What the kernels launch: a custom op's own block, grid and mapping, else the panel's.
+    const LaunchConfig l = effective_launch(s.job);
+    const bool own = op_registry()[s.job.op].custom;
     const int w = s.job.params.width, h = s.job.params.height;
     const Dim3 grid = resolved_grid(l, w, h);
-    ImGui::TextDisabled("Mapping %s, grid %s:", std::string(mapping_name(l.mapping)).c_str(), to_string(grid).c_str());
-    lines(mapping_formula(l, grid, w, h));
+    wrapped_disabled(fmt::format("{}apping {}, block {}, grid {}:", own ? "The op's own launch: m" : "M",
+                                 mapping_name(l.mapping), to_string(l.block), to_string(grid)));
+    code_lines(mapping_formula(l, grid, w, h));
     warp_store_line(l, w, h);
     if (l.block.z > 1 || grid.z > 1)
         coloured(kWarn, "threadIdx.z and blockIdx.z take no part: each z layer writes the same pixels again.");
@@ -201,41 +214,51 @@ void indexing_section(UiState& s, const PanelContext&) {
     }
     const Coverage c = coverage(l, w, h);
     ImGui::Separator();
-    ImGui::Text("%lld threads, %lld pixels, %lld covered", c.threads, c.pixels, c.covered_pixels);
+    wrapped(fmt::format("{} threads, {} pixels, {} covered", c.threads, c.pixels, c.covered_pixels));
     if (!c.covers_all()) coloured(kWarn, "{} pixels no thread writes (hatched)", c.pixels - c.covered_pixels);
     if (c.multi_written_pixels > 0)
-        coloured(kWarn, "{} pixels written by more than one thread ({} extra writes; tinted red)", c.multi_written_pixels,
-                 c.repeated_writes);
+        coloured(kWarn, "{} pixels written by more than one thread ({} extra writes; tinted red)",
+                 c.multi_written_pixels, c.repeated_writes);
     if (c.threads > c.covered_pixels && c.multi_written_pixels == 0)
-        ImGui::TextDisabled("%lld threads find no pixel and return", c.threads - c.covered_pixels);
+        wrapped_disabled(fmt::format("{} threads find no pixel and return", c.threads - c.covered_pixels));
 
     ImGui::Separator();
-    ImGui::Text("Legend: %s view", std::string(view_name(s.job.view)).c_str());
-    legend(s.job, grid);
-
-    ImGui::Separator();
+    if (own) {
+        wrapped_disabled("The views and step mode follow the panel's per-pixel launch; this op paints its own pixels. "
+                         "The inspector follows the launch above.");
+    } else {
+        ImGui::Text("Legend: %s view", std::string(view_name(s.job.view)).c_str());
+        legend(s.job, grid);
+        ImGui::Separator();
+    }
     ui::Checkbox("Inspect on hover", &s.teach.inspector);
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                      ImGui::CalcTextSize("Block outlines").x);
     ui::Checkbox("Block outlines", &s.teach.block_outlines);
     ui::Checkbox("Tint pixels written more than once", &s.teach.flag_repeats);
-    step_controls(s, grid.count());
+    if (!own) step_controls(s, grid.count());
 }
 
 void device_section(const UiState& s, const PanelContext& ctx) {
     const DeviceInfo* d = ctx.painter.device_info();
-    const LaunchConfig& l = s.job.launch;
+    const LaunchConfig l = effective_launch(s.job);
+    const bool own = op_registry()[s.job.op].custom;
     const Dim3 grid = resolved_grid(l, s.job.params.width, s.job.params.height);
     if (d) {
-        ImGui::Text("%s (device %d), compute capability %d.%d", d->name.c_str(), d->ordinal, d->cc_major, d->cc_minor);
-        ImGui::Text("%d SMs, warp size %d, %d threads per SM", d->sm_count, d->warp_size, d->max_threads_per_sm);
-        ImGui::Text("Max %d threads per block; block %s, grid %lldx%dx%d", d->limits.max_threads_per_block,
-                    to_string(d->limits.max_block).c_str(), d->limits.max_grid_x, d->limits.max_grid_y, d->limits.max_grid_z);
-        ImGui::Text("Shared memory %zu KiB per block, %zu KiB per SM", d->shared_mem_per_block / 1024, d->shared_mem_per_sm / 1024);
-        ImGui::Text("Memory %d MHz x %d-bit bus (x2, DDR) = %.0f GB/s peak", d->memory_clock_khz / 1000, d->memory_bus_bits,
-                    d->peak_bandwidth_gbs());
+        wrapped(fmt::format("{} (device {}), compute capability {}.{}", d->name, d->ordinal, d->cc_major, d->cc_minor));
+        wrapped(
+            fmt::format("{} SMs, warp size {}, {} threads per SM", d->sm_count, d->warp_size, d->max_threads_per_sm));
+        wrapped(fmt::format("Max {} threads per block; block {}, grid {}x{}x{}", d->limits.max_threads_per_block,
+                            to_string(d->limits.max_block), d->limits.max_grid_x, d->limits.max_grid_y,
+                            d->limits.max_grid_z));
+        wrapped(fmt::format("Shared memory {} KiB per block, {} KiB per SM", d->shared_mem_per_block / 1024,
+                            d->shared_mem_per_sm / 1024));
+        wrapped(fmt::format("Memory {} MHz x {}-bit bus (x2, DDR) = {:.0f} GB/s peak", d->memory_clock_khz / 1000,
+                            d->memory_bus_bits, d->peak_bandwidth_gbs()));
     } else {
-        ImGui::TextWrapped("No CUDA device: %s", ctx.painter.unavailable_reason(Backend::CudaStaged).c_str());
-        ImGui::TextWrapped("Limits every CUDA GPU shares: 1024 threads per block, block 1024x1024x64, grid 2^31-1 x 65535 x 65535, warp 32.");
+        // Why there is none is said once, at the top of the panel.
+        wrapped("No CUDA device (see the top of the panel). Limits every CUDA GPU shares: 1024 threads per block, "
+                "block 1024x1024x64, grid 2^31-1 x 65535 x 65535, warp 32.");
     }
     const DeviceLimits limits = d ? d->limits : universal_limits();
     if (auto e = launch_error(l, s.job.params.width, s.job.params.height, limits)) {
@@ -245,35 +268,40 @@ void device_section(const UiState& s, const PanelContext& ctx) {
     ImGui::Separator();
     const int warp = d ? d->warp_size : 32;
     const WarpFigures wf = warp_figures(l.block, warp);
-    ImGui::Text("Block %s: %lld threads = %lld warps", to_string(l.block).c_str(), wf.threads_per_block, wf.warps_per_block);
+    wrapped(
+        fmt::format("Block {}: {} threads = {} warps", to_string(l.block), wf.threads_per_block, wf.warps_per_block));
     if (wf.idle_lanes_last_warp > 0)
-        coloured(kWarn, "last warp has {} idle lanes of {} ({:.1f}% of the block's lanes idle)", wf.idle_lanes_last_warp, warp,
-                 100.0 * wf.idle_lanes_last_warp / double(wf.warps_per_block * warp));
-    ImGui::Text("Grid %s: %lld blocks", to_string(grid).c_str(), grid.count());
-    const auto o = device_occupancy(d, s.job.op, l.block, grid);
-    if (!o) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("Resident blocks per SM, occupancy and waves need a CUDA device (the occupancy API).");
-        ImGui::PopStyleColor();
+        coloured(kWarn, "last warp has {} idle lanes of {} ({:.1f}% of the block's lanes idle)",
+                 wf.idle_lanes_last_warp, warp, 100.0 * wf.idle_lanes_last_warp / double(wf.warps_per_block * warp));
+    wrapped(fmt::format("Grid {}: {} blocks", to_string(grid), grid.count()));
+    if (own) {
+        wrapped_disabled("Occupancy is computed for kcanvas' per-pixel kernel, not for this op's own kernels.");
         return;
     }
-    ImGui::Text("%d blocks resident per SM = %lld of %lld warps: occupancy %.0f%%", o->blocks_per_sm, o->resident_warps_per_sm,
-                o->max_warps_per_sm, 100.0 * o->occupancy);
-    ImGui::Text("%lld blocks per wave (%d SMs): %lld wave%s", o->blocks_per_wave, d->sm_count, o->waves(), o->waves() == 1 ? "" : "s");
+    const auto o = device_occupancy(d, s.job.op, l.block, grid);
+    if (!o) {
+        wrapped_disabled("Resident blocks per SM, occupancy and waves need a CUDA device (the occupancy API).");
+        return;
+    }
+    wrapped(fmt::format("{} blocks resident per SM = {} of {} warps: occupancy {:.0f}%", o->blocks_per_sm,
+                        o->resident_warps_per_sm, o->max_warps_per_sm, 100.0 * o->occupancy));
+    wrapped(fmt::format("{} blocks per wave ({} SMs): {} wave{}", o->blocks_per_wave, d->sm_count, o->waves(),
+                        o->waves() == 1 ? "" : "s"));
     if (o->tail_blocks > 0)
-        coloured(kWarn, "last wave: {} blocks, {:.0f}% of the GPU's block slots busy", o->tail_blocks, 100.0 * o->tail_fill());
+        coloured(kWarn, "last wave: {} blocks, {:.0f}% of the GPU's block slots busy", o->tail_blocks,
+                 100.0 * o->tail_fill());
 }
 
 // The user's kernel maps threads to pixels in its own code: kcanvas cannot know the mapping.
 void user_code_indexing_note(const UiState& s) {
     const Dim3 grid = resolved_grid(effective_launch(s.job), s.job.params.width, s.job.params.height);
     const long long threads = grid.count() * s.job.launch.block.count();
-    ImGui::Text("Grid %s x block %s = %lld threads", to_string(grid).c_str(), to_string(s.job.launch.block).c_str(), threads);
+    wrapped(fmt::format("Grid {} x block {} = {} threads", to_string(grid), to_string(s.job.launch.block), threads));
     ImGui::Text("for %lld pixels", 1LL * s.job.params.width * s.job.params.height);
     if (threads < 1LL * s.job.params.width * s.job.params.height)
         coloured(kWarn, "fewer threads than pixels: with one pixel per thread, some stay hatched");
-    ImGui::TextDisabled("Your code decides which pixel each thread paints, so the views, the inspector and "
-                        "step mode, which follow kcanvas' mappings, are off for it.");
+    wrapped_disabled("Your code decides which pixel each thread paints, so the views, the inspector and "
+                     "step mode, which follow kcanvas' mappings, are off for it.");
 }
 
 void teaching_sections(UiState& s, const PanelContext& ctx) {
@@ -283,6 +311,7 @@ void teaching_sections(UiState& s, const PanelContext& ctx) {
         s.teach.section_requests.clear();
         return;
     }
+    if (op_registry()[s.job.op].custom) s.teach.stepping = false; // its own kernels paint every block
     advance_step(s, resolved_grid(s.job.launch, s.job.params.width, s.job.params.height).count());
     auto header = [&](const char* name, const char* script_name, ImGuiTreeNodeFlags flags) {
         for (const std::string& request : s.teach.section_requests) {

@@ -8,6 +8,7 @@
 
 #include "registry.h"
 #include "user_kernel.h"
+#include "widgets.h"
 
 namespace kc {
 
@@ -95,9 +96,12 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             s.vsync = c.arg == "on";
         } else if (c.verb == "inspect") { // inspect X,Y pins the inspector there; inspect off frees it
             const auto d = parse_dim3(c.arg);
-            if (c.arg == "off") s.teach.pinned_pixel.reset();
-            else if (!d) throw bad("bad pixel");
-            else s.teach.pinned_pixel = std::pair{d->x, d->y};
+            if (c.arg == "off")
+                s.teach.pinned_pixel.reset();
+            else if (!d)
+                throw bad("bad pixel");
+            else
+                s.teach.pinned_pixel = std::pair{d->x, d->y};
         } else if (c.verb == "outlines") {
             s.teach.block_outlines = c.arg == "on";
         } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
@@ -112,9 +116,20 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
         } else if (c.verb == "screenshot") {
             report(hooks.save_window(c.arg));
         } else if (c.verb == "status") {
-            fmt::print("status: {}\n", s.refusal ? "refused: " + *s.refusal : s.error.empty() ? "ok" : "error: " + s.error);
-            if (!s.image_error.empty()) fmt::print("image error: {}\n", s.image_error);
+            fmt::print("status: {}\n", s.refusal         ? "refused: " + *s.refusal
+                                       : s.error.empty() ? "ok"
+                                                         : "error: " + s.error);
+            for (int slot = 0; slot < 2; ++slot)
+                if (!s.image_error[slot].empty())
+                    fmt::print("image error: {} (image {})\n", s.image_error[slot], "AB"[slot]);
             if (!s.message.empty()) fmt::print("message: {}\n", s.message);
+            const LaunchConfig l = effective_launch(s.job);
+            fmt::print("launch: block {} grid {} mapping {} ({})\n", to_string(l.block),
+                       to_string(resolved_grid(l, s.job.params.width, s.job.params.height)), mapping_name(l.mapping),
+                       op_registry()[s.job.op].custom ? "the op's own" : "the panel's");
+            if (const WidgetLog* log = widget_log())
+                for (const WidgetRecord& r : log->last_frame())
+                    if (r.label == "tooltip") fmt::print("tooltip: {}\n", r.value);
             const KernelEditorState& k = s.kernel;
             if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
             if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);
@@ -127,13 +142,23 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             s.kernel.file_name = c.arg + ".cu";
             s.kernel.compile_request = true;
         } else if (c.verb == "source") { // source TEXT: append a line to the editor ("source -" empties it)
-            if (c.arg == "-") s.kernel.source.clear();
-            else s.kernel.source += c.arg + "\n";
+            if (c.arg == "-")
+                s.kernel.source.clear();
+            else
+                s.kernel.source += c.arg + "\n";
         } else if (c.verb == "compile") {
             s.kernel.compile_request = true;
         } else if (c.verb == "editor") { // editor window|panel: where the kernel editor is
             if (c.arg != "window" && c.arg != "panel") throw bad("editor must be window or panel");
             s.kernel.own_window = c.arg == "window";
+        } else if (c.verb == "value") { // value LABEL: what last frame's control LABEL showed
+            const WidgetLog* log = widget_log();
+            const WidgetRecord* found = nullptr;
+            if (log)
+                for (const WidgetRecord& r : log->last_frame())
+                    if (r.label == c.arg) found = &r;
+            if (!found) throw bad("no control drawn last frame is labelled");
+            fmt::print("value: {} = {}\n", c.arg, found->value);
         } else if (c.verb == "tune") {
             s.tune_request = true;
         } else if (c.verb == "quit") {

@@ -2,12 +2,13 @@
 // A scripted input mode for the windowed app (--script FILE): each line sets what the panel
 // sets, waits frames, or saves pictures, so tests and demos can drive the real window.
 //   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH
-//   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
-//   image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N
-//   status (prints "refused: ..." or "ok", any image error and the panel's message) | tune | quit
-//   inspect X,Y|off (pin the inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device
-//   kernel FILE.cu (load into the kernel editor, compile) | starter NAME | source TEXT (append a line; "-" empties)
-//   compile (the editor's text)
+//   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the
+//   window) image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N status
+//   (prints "refused: ..." or "ok", any image error and the panel's message) | tune | quit inspect X,Y|off (pin the
+//   inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device kernel FILE.cu (load into
+//   the kernel editor, compile) | starter NAME | source TEXT (append a line; "-" empties) compile (the editor's text) |
+//   value LABEL (prints what last frame's control LABEL showed) status also prints the launch that runs and last
+//   frame's tooltips ("tooltip: ...")
 #include <deque>
 #include <functional>
 #include <optional>
@@ -18,7 +19,7 @@
 namespace kc {
 
 class UiScript {
-public:
+  public:
     // Throws std::runtime_error naming the file and line on a malformed command.
     explicit UiScript(const std::string& path);
     struct Hooks {
@@ -30,7 +31,7 @@ public:
     void step(UiState& state, const Hooks& hooks);
     bool done() const { return commands_.empty() && wait_frames_ == 0; }
 
-private:
+  private:
     struct Command {
         int line;
         std::string verb, arg;

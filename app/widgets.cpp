@@ -35,7 +35,8 @@ void record_item(const char* label, const std::string& value, float frame_w = 0.
     } else {
         r.target = ImVec2((r.min.x + r.max.x) * 0.5f, cy);
     }
-    r.in_popup = (w->Flags & ImGuiWindowFlags_Popup) || (w->RootWindow && (w->RootWindow->Flags & ImGuiWindowFlags_Popup));
+    r.in_popup =
+        (w->Flags & ImGuiWindowFlags_Popup) || (w->RootWindow && (w->RootWindow->Flags & ImGuiWindowFlags_Popup));
     r.visible = w->ClipRect.Contains(r.target) && w->Active;
     r.disabled = (g.LastItemData.InFlags & ImGuiItemFlags_Disabled) != 0;
     r.value = value;
@@ -170,6 +171,31 @@ bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImV
     const bool changed = ImGui::InputTextMultiline(label, buf, buf_size, size, flags, callback, user_data);
     record_item(label, {});
     return changed;
+}
+
+bool InputIntOnCommit(const char* label, int* v) {
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    ImGui::PushID(label);
+    const ImGuiID draft_key = ImGui::GetID("draft"), editing_key = ImGui::GetID("editing");
+    ImGui::PopID();
+    int draft = storage->GetBool(editing_key) ? storage->GetInt(draft_key) : *v;
+    InputInt(label, &draft, 0, 0);
+    const bool active = ImGui::IsItemActive(), commit = ImGui::IsItemDeactivatedAfterEdit();
+    storage->SetBool(editing_key, active);
+    storage->SetInt(draft_key, draft);
+    if (commit) *v = draft;
+    return commit;
+}
+
+void SetTooltip(const std::string& text) {
+    ImGui::SetTooltip("%s", text.c_str());
+    if (!g_log) return;
+    WidgetRecord r;
+    r.label = "tooltip";
+    r.window = GImGui->CurrentWindow->Name;
+    r.visible = true;
+    r.value = text;
+    g_log->record(std::move(r));
 }
 
 bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags, const ImVec2& size) {

@@ -14,11 +14,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <utility>
 #include <vector>
-#include <filesystem>
-#include <memory>
 
 #include "canvas.h"
 #include "frame_painter.h"
@@ -26,8 +26,8 @@
 #include "image_io.h"
 #include "kernel_files.h"
 #include "panel.h"
-#include "teach_panel.h"
 #include "registry.h"
+#include "teach_panel.h"
 #include "ui_script.h"
 #include "user_kernel.h"
 #include "watchdog.h"
@@ -39,7 +39,7 @@ namespace {
 
 // ImGui's context and backends, shut down in reverse order of set-up.
 class ImGuiSession {
-public:
+  public:
     ImGuiSession(GLFWwindow* window, const std::string& ini_path) : ini_path_(ini_path) {
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
@@ -56,7 +56,7 @@ public:
     ImGuiSession(const ImGuiSession&) = delete;
     ImGuiSession& operator=(const ImGuiSession&) = delete;
 
-private:
+  private:
     std::string ini_path_; // ImGui keeps the pointer
 };
 
@@ -109,15 +109,15 @@ void apply_image_requests(UiState& s) {
         if (s.clear_request[slot]) {
             s.clear_request[slot] = false;
             s.sources.clear(slot);
-            s.image_error.clear();
+            s.image_error[slot].clear();
         }
         if (!s.load_request[slot]) continue;
         const std::string path = *std::exchange(s.load_request[slot], std::nullopt);
         set_path_field(s, slot, path);
         if (auto e = s.sources.load(slot, path)) {
-            s.image_error = *e;
+            s.image_error[slot] = *e;
         } else {
-            s.image_error.clear();
+            s.image_error[slot].clear();
             const Image& im = s.sources.original(slot);
             s.message = fmt::format("loaded {} ({}x{}) as image {}", path, im.width, im.height, slot == 0 ? 'A' : 'B');
         }
@@ -147,7 +147,8 @@ void apply_pan_zoom(UiState& s, const Rect& shown, int fb_h, float fb_scale) {
     }
     if (io.MouseWheel != 0.0f && inside) {
         const double cy = p.height - 1 - my; // canvas row from the top, as the kernels count y
-        const double before_x = p.center_x + (mx - p.width / 2) * p.scale, before_y = p.center_y + (cy - p.height / 2) * p.scale;
+        const double before_x = p.center_x + (mx - p.width / 2) * p.scale,
+                     before_y = p.center_y + (cy - p.height / 2) * p.scale;
         p.scale = std::clamp(p.scale * std::pow(0.8, io.MouseWheel), 1e-15, 0.5);
         p.center_x = before_x - (mx - p.width / 2) * p.scale;
         p.center_y = before_y - (cy - p.height / 2) * p.scale;
@@ -207,7 +208,8 @@ bool apply_kernel_requests(UiState& s, FramePainter& painter) {
         k.file_message = e ? *e : "saved " + path;
         if (!e) k.file_name = file_name_of(path);
     }
-    if (op_registry()[s.job.op].user_code && !k.compiled_once && painter.backend() != Backend::Cpu) k.compile_request = true;
+    if (op_registry()[s.job.op].user_code && !k.compiled_once && painter.backend() != Backend::Cpu)
+        k.compile_request = true;
     if (!k.compile_request) return false;
     k.compile_request = false;
     k.compiled_once = true;
@@ -217,7 +219,9 @@ bool apply_kernel_requests(UiState& s, FramePainter& painter) {
 }
 
 using Clock = std::chrono::steady_clock;
-double micros_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
+double micros_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
 
 // The panel's "Find the fastest block": a block sweep of the current op (a second or so, during
 // which the window waits), then the fastest block with an auto grid and the 2d mapping (columns
@@ -272,7 +276,8 @@ int run_windowed(const Options& o) {
     state.edit_height = canvas.height();
     glfwSetDropCallback(window.handle(), &on_drop);
     state.kernel.source = o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source;
-    state.kernel.file_name = o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path);
+    state.kernel.file_name =
+        o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path);
     std::snprintf(state.kernel.path.data(), state.kernel.path.size(), "%s", o.kernel_path.c_str());
     state.requested_backend = painter.backend();
     state.requested_present = painter.present();
@@ -280,7 +285,9 @@ int run_windowed(const Options& o) {
     bool vsync_now = o.vsync;
     int fb_w = 0, fb_h = 0;
     const UiScript::Hooks hooks{
-        [&](const std::string& path) { return write_image(path, canvas.width(), canvas.height(), canvas.read_texture()); },
+        [&](const std::string& path) {
+            return write_image(path, canvas.width(), canvas.height(), canvas.read_texture());
+        },
         [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); }};
 
     Rect shown{};
@@ -309,8 +316,7 @@ int run_windowed(const Options& o) {
         watchdog.arm(false); // loading or saving a large image is slow CPU work, not a hung GPU
         apply_requests(state, canvas, painter, window, vsync_now);
         watchdog.arm(watch_gpu && painter.backend() != Backend::Cpu); // the backend may have changed
-        if (fb_w > 0)
-            apply_pan_zoom(state, shown, fb_h, fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
+        if (fb_w > 0) apply_pan_zoom(state, shown, fb_h, fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
 
         if (state.tune_request && state.fatal.empty()) tune_block(state, painter, canvas, [&] { watchdog.beat(); });
         state.job.params.seconds = static_cast<float>(std::chrono::duration<double>(Clock::now() - started).count());

@@ -13,10 +13,11 @@ namespace kc {
 // Why the CPU backend refuses the user's kernel.
 inline constexpr const char* kCpuCannotRunUserCode =
     "the cpu backend cannot run your kernel: it is CUDA code compiled by NVRTC for the GPU, and the CPU grid "
-    "emulator runs only the built-in ops; choose the cuda-interop or cuda-staged backend (a CUDA GPU)";
+    "emulator runs only the built-in ops";
+// (The window's painter adds which backends to choose, of those that work on this machine.)
 
 class CpuGridEmulator {
-public:
+  public:
     explicit CpuGridEmulator(unsigned workers = 0); // 0: one per hardware thread
     // Paints `out` (width*height pixels, host memory). An illegal launch is refused with the same
     // message a CUDA launch gets, and `out` is left untouched. `outputs` receives what custom
@@ -26,7 +27,7 @@ public:
                                      PixelRecord record = {}) const;
     unsigned workers() const { return workers_; }
 
-private:
+  private:
     unsigned workers_;
 };
 

@@ -9,12 +9,22 @@ namespace kc {
 std::optional<std::string> cuda_unavailable_reason() {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
-        cudaGetLastError(); // the error is not sticky: clear it so later calls start clean
-        return std::string("no usable CUDA device: ") + cudaGetErrorString(e);
+    if (e == cudaSuccess && count > 0) return std::nullopt;
+    cudaGetLastError(); // the error is not sticky: clear it so later calls start clean
+    if (e == cudaSuccess || e == cudaErrorNoDevice)
+        return std::string(kNoNvidiaGpu) + " (the NVIDIA driver reports no CUDA device)";
+    if (e == cudaErrorInsufficientDriver) {
+        // The same error for a missing driver and an old one: the driver's version (0: none) tells them apart.
+        int driver = 0, runtime = 0;
+        cudaDriverGetVersion(&driver);
+        cudaRuntimeGetVersion(&runtime);
+        if (driver == 0)
+            return std::string(kNoNvidiaGpu) + " (the CUDA runtime is here, but no NVIDIA driver is loaded)";
+        return "the NVIDIA driver supports CUDA " + std::to_string(driver / 1000) + "." +
+               std::to_string(driver % 1000 / 10) + ", older than the CUDA " + std::to_string(runtime / 1000) + "." +
+               std::to_string(runtime % 1000 / 10) + " this kcanvas was built with: update the driver to use the GPU";
     }
-    if (count == 0) return std::string("no CUDA device found");
-    return std::nullopt;
+    return std::string("CUDA cannot start here: ") + cudaGetErrorString(e);
 }
 
 DeviceInfo query_device(int ordinal) {

@@ -22,7 +22,10 @@ struct DeviceInfo {
     double peak_bandwidth_gbs() const { return 2.0 * memory_clock_khz * 1e3 * (memory_bus_bits / 8) / 1e9; }
 };
 
-// Why CUDA cannot be used here (no driver, no device, ...), or nullopt when a device is present.
+// The start of cuda_unavailable_reason() when there is no GPU or no driver (the panel says it once).
+inline constexpr const char* kNoNvidiaGpu = "no NVIDIA GPU or driver found";
+// Why CUDA cannot be used here, in plain words (no GPU or driver, a driver too old, ...), or
+// nullopt when a device is present.
 std::optional<std::string> cuda_unavailable_reason();
 // Properties of a device; throws CudaError when it cannot be queried.
 DeviceInfo query_device(int ordinal);

@@ -5,10 +5,10 @@
 //                 (the tutorials' host round trip; works where interop registration fails)
 //   cpu           the grid emulator runs the same thread bodies on the CPU, then uploaded
 #include <array>
-#include <stdexcept>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -47,7 +47,10 @@ std::optional<Present> parse_present(std::string_view name);
 struct StageTimes {
     TimingStats map, kernel, unmap, copy, upload;
     std::array<TimingStats, 2> variant;
-    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), variant[0].clear(), variant[1].clear(); }
+    void clear() {
+        map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), variant[0].clear(),
+            variant[1].clear();
+    }
 };
 
 struct DeviceSummary {
@@ -60,12 +63,12 @@ class WriterRecord;
 // A kernel faulted (an illegal address, a trap, ...) and took the CUDA context with it: nothing
 // more can run on the GPU in this process. paint() and collect_timings() throw it.
 class CudaContextLost : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 class FramePainter {
-public:
+  public:
     // Needs the GL context current. Picks the first backend that works here, in the order
     // interop, staged, cpu; `forced` insists on one and throws std::runtime_error if it can't.
     explicit FramePainter(std::optional<Backend> forced = std::nullopt);
@@ -81,7 +84,7 @@ public:
     void set_present(Present p);
     DeviceSummary device() const;
     DeviceLimits limits() const; // the active backend's launch limits
-    int cuda_device() const; // -1 without CUDA
+    int cuda_device() const;     // -1 without CUDA
 
     // Paints `job` and uploads it to the canvas texture. An illegal launch returns its reason and
     // leaves the pixel buffer and the texture as they were.
@@ -98,6 +101,11 @@ public:
     void collect_timings(bool wait = false);
     const StageTimes& times() const { return times_; }
     StageTimes& times() { return times_; }
+    // Whether the last paint ran both variants of a two-variant op (times().variant holds both).
+    // The cpu backend never does: its one plain C++ implementation serves both variants.
+    bool ran_both_variants() const { return ran_both_variants_; }
+    // Whether any CUDA backend works here (else why_not of cuda-staged says why, in plain words).
+    bool has_cuda_backend() const;
 
     // Compiles the user's kernel (op user_kernel) with NVRTC for this painter's GPU and loads it;
     // from the next paint on it runs. On failure the previous kernel, if any, keeps running and
@@ -114,7 +122,7 @@ public:
     // The CUDA device's properties, or null without one (the CPU backend still shows them).
     const DeviceInfo* device_info() const;
 
-private:
+  private:
     struct CudaState;
     struct CpuState;
     struct Frame;
@@ -126,6 +134,7 @@ private:
     void present_staged(const Frame& f, Canvas& canvas);
     std::optional<std::string> paint_on_cpu(const Frame& f, Canvas& canvas);
     std::optional<std::string> paint_on_cuda(const Frame& f, Canvas& canvas);
+    std::string user_code_advice() const;
     void collect_cuda_timings(bool wait);
     void timed_upload(const std::function<void()>& upload);
 
@@ -136,6 +145,7 @@ private:
     std::array<std::string, 3> why_not_;
     StageTimes times_;
     GlTimerRing upload_timer_;
+    bool ran_both_variants_ = false;
     bool record_writers_ = false;
     std::unique_ptr<WriterRecord> writers_;
     OpOutputs outputs_;

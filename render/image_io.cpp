@@ -40,7 +40,7 @@ std::optional<std::string> load_image(const std::string& path, Image& out) {
     // Header first: reject what is not an image, or too large, before decoding anything.
     int w = 0, h = 0, channels = 0;
     if (!stbi_info_from_file(file.get(), &w, &h, &channels))
-        return name + " is not an image kcanvas can read (PNG, JPEG, BMP or TGA): " + stbi_failure_reason();
+        return name + " is not an image kcanvas can read (" + kImageFormats + "): " + stbi_failure_reason();
     if (w <= 0 || h <= 0) return name + " has no pixels (" + std::to_string(w) + "x" + std::to_string(h) + ")";
     if (w > kMaxImageSide || h > kMaxImageSide)
         return name + " is " + std::to_string(w) + "x" + std::to_string(h) + ": too large (at most " +
@@ -58,7 +58,8 @@ std::optional<std::string> load_image(const std::string& path, Image& out) {
     image.height = h;
     image.pixels.resize(std::size_t(w) * h);
     const stbi_uc* src = rgba.get();
-    for (std::size_t i = 0; i < image.pixels.size(); ++i, src += 4) image.pixels[i] = Pixel{src[2], src[1], src[0], 255};
+    for (std::size_t i = 0; i < image.pixels.size(); ++i, src += 4)
+        image.pixels[i] = Pixel{src[2], src[1], src[0], 255};
     out = std::move(image);
     return std::nullopt;
 }
@@ -76,7 +77,8 @@ std::vector<Pixel> fit_image(const Image& image, int width, int height) {
     return out;
 }
 
-std::optional<std::string> write_image(const std::string& path, int width, int height, const std::vector<Pixel>& pixels) {
+std::optional<std::string> write_image(const std::string& path, int width, int height,
+                                       const std::vector<Pixel>& pixels) {
     if (pixels.size() != std::size_t(width) * height) return "image size does not match its pixels";
     // Canvas pixels are BGRA in memory; files want RGBA.
     std::vector<unsigned char> rgba(pixels.size() * 4);

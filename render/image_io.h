@@ -16,6 +16,8 @@ struct Image {
 // Largest image side we decode: the canvas limit (kMaxCanvasSide, 16384), checked with stbi_info
 // before any pixel is decoded, so a huge header cannot make us allocate gigabytes.
 constexpr int kMaxImageSide = 16384;
+// What load_image reads: what Debian's stb_image decodes (checked file by file; TIFF and WebP are not).
+inline constexpr const char* kImageFormats = "PNG, JPEG, BMP, TGA, GIF (its first frame), PSD, HDR, PPM/PGM or PIC";
 
 // Reads any file stb_image decodes (PNG, JPEG, BMP, TGA; also GIF's first frame, PSD, PNM, HDR) as
 // 8-bit BGRA with alpha 255 where the file has none. On failure returns why (missing, empty,
@@ -29,6 +31,7 @@ std::vector<Pixel> fit_image(const Image& image, int width, int height);
 
 // Writes width*height canvas pixels as PNG (or JPEG, by the extension .jpg/.jpeg). Returns why
 // it failed, or nullopt.
-std::optional<std::string> write_image(const std::string& path, int width, int height, const std::vector<Pixel>& pixels);
+std::optional<std::string> write_image(const std::string& path, int width, int height,
+                                       const std::vector<Pixel>& pixels);
 
 } // namespace kc

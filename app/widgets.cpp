@@ -35,7 +35,9 @@ void record_item(const char* label, const std::string& value, float frame_w = 0.
     } else {
         r.target = ImVec2((r.min.x + r.max.x) * 0.5f, cy);
     }
-    r.in_popup = (w->Flags & ImGuiWindowFlags_Popup) || (w->RootWindow && (w->RootWindow->Flags & ImGuiWindowFlags_Popup));
+    r.in_popup =
+        (w->Flags & ImGuiWindowFlags_Popup) || (w->RootWindow && (w->RootWindow->Flags & ImGuiWindowFlags_Popup));
+    r.clip_min = w->ClipRect.Min, r.clip_max = w->ClipRect.Max;
     r.visible = w->ClipRect.Contains(r.target) && w->Active;
     r.disabled = (g.LastItemData.InFlags & ImGuiItemFlags_Disabled) != 0;
     r.value = value;
@@ -103,6 +105,7 @@ bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags) {
         r.min = at;
         r.max = ImVec2(at.x + frame_w, at.y + ImGui::GetFrameHeight());
         r.target = ImVec2(at.x + frame_w * 0.5f, at.y + ImGui::GetFrameHeight() * 0.5f);
+        r.clip_min = parent->ClipRect.Min, r.clip_max = parent->ClipRect.Max;
         r.visible = parent->ClipRect.Contains(r.target);
         r.value = preview;
         g_log->record(std::move(r));

@@ -13,25 +13,26 @@ namespace kc {
 
 // One control as the last frame drew it, in ImGui's (window) coordinates.
 struct WidgetRecord {
-    std::string label;  // the visible label (the part before "##")
-    std::string window; // the ImGui window it is in ("Kernel Canvas", "##Combo_00", ...)
-    ImVec2 min, max;    // the whole item, label included
-    ImVec2 target;      // where a click lands: the middle of its frame (inputs, sliders, combos)
-    bool in_popup = false; // inside an open popup or combo list: drawn on top of everything
-    bool visible = false;  // not scrolled or clipped out of its window
+    std::string label;         // the visible label (the part before "##")
+    std::string window;        // the ImGui window it is in ("Kernel Canvas", "##Combo_00", ...)
+    ImVec2 min, max;           // the whole item, label included
+    ImVec2 target;             // where a click lands: the middle of its frame (inputs, sliders, combos)
+    ImVec2 clip_min, clip_max; // the part of its window it can be seen in (scrolling moves it)
+    bool in_popup = false;     // inside an open popup or combo list: drawn on top of everything
+    bool visible = false;      // not scrolled or clipped out of its window
     bool disabled = false;
     std::string value; // what the control shows, where the wrapper knows it (combo preview, value)
 };
 
 // The controls one frame drew. Attached only while a script runs (see widget_log()).
 class WidgetLog {
-public:
+  public:
     void begin_frame() { current_.clear(); }
     void end_frame() { last_.swap(current_); }
     void record(WidgetRecord r) { current_.push_back(std::move(r)); }
     const std::vector<WidgetRecord>& last_frame() const { return last_; }
 
-private:
+  private:
     std::vector<WidgetRecord> current_, last_;
 };
 
@@ -41,7 +42,7 @@ void attach_widget_log(WidgetLog* log);
 
 // Attaches a log for its lifetime.
 class AttachedWidgetLog {
-public:
+  public:
     explicit AttachedWidgetLog(WidgetLog* log) { attach_widget_log(log); }
     ~AttachedWidgetLog() { attach_widget_log(nullptr); }
     AttachedWidgetLog(const AttachedWidgetLog&) = delete;
@@ -60,8 +61,7 @@ bool Selectable(const char* label, bool selected = false, ImGuiSelectableFlags f
 bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags = 0);
 bool CollapsingHeader(const char* label, ImGuiTreeNodeFlags flags = 0);
 bool TreeNode(const char* label);
-bool SliderInt(const char* label, int* v, int v_min, int v_max, const char* format = "%d",
-               ImGuiSliderFlags flags = 0);
+bool SliderInt(const char* label, int* v, int v_min, int v_max, const char* format = "%d", ImGuiSliderFlags flags = 0);
 bool SliderFloat(const char* label, float* v, float v_min, float v_max, const char* format = "%.3f",
                  ImGuiSliderFlags flags = 0);
 bool SliderFloat2(const char* label, float v[2], float v_min, float v_max, const char* format = "%.3f",
@@ -73,7 +73,8 @@ bool InputText(const char* label, char* buf, size_t buf_size, ImGuiInputTextFlag
 bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImVec2& size = ImVec2(0, 0),
                         ImGuiInputTextFlags flags = 0, ImGuiInputTextCallback callback = nullptr,
                         void* user_data = nullptr);
-bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags = 0, const ImVec2& size = ImVec2(0, 0));
+bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags = 0,
+                 const ImVec2& size = ImVec2(0, 0));
 
 // Records the last item (for controls drawn some other way, e.g. a plot the user hovers).
 void record_last_item(const char* label, const std::string& value = {});

@@ -24,7 +24,7 @@ struct KeyChord {
 std::optional<KeyChord> parse_key_chord(const std::string& name);
 
 class ScriptedInput {
-  public:
+public:
     enum class Button { Left = 0, Right = 1, Middle = 2 };
 
     void move_to(ImVec2 p);
@@ -39,7 +39,7 @@ class ScriptedInput {
     // Delivers one frame's input. Call after the platform backend's NewFrame, before ImGui::NewFrame.
     void feed(GLFWwindow* window);
 
-  private:
+private:
     struct Frame {
         std::optional<ImVec2> mouse;
         std::optional<std::pair<Button, bool>> button; // pressed (true) or released

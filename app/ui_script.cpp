@@ -28,8 +28,8 @@ UiScript::UiScript(const std::string& path) : path_(path) {
 namespace {
 
 bool is_input_verb(const std::string& verb) {
-    static const std::set<std::string> verbs = {"click", "rclick", "mclick", "hover", "drag",
-                                                "wheel", "key",    "type",   "print", "widgets"};
+    static const std::set<std::string> verbs = {"click", "rclick", "mclick",  "hover",  "drag",       "wheel", "key",
+                                                "type",  "print",  "widgets", "expect", "expect-not", "text"};
     return verbs.contains(verb);
 }
 
@@ -88,6 +88,26 @@ std::optional<ImVec2> UiScript::target_point(const Command& c, const std::string
     return std::nullopt;
 }
 
+// expect TEXT: the window shows TEXT (waiting up to a second of frames for it); expect-not TEXT:
+// it does not, now; text: prints everything shown.
+bool UiScript::check_text(const Command& c) {
+    const WidgetLog* log = widget_log();
+    if (!log) fail(c, "no widget log (the window is not running a script)");
+    const std::string& shown = log->last_text();
+    if (c.verb == "text") {
+        fmt::print("text:\n{}\n", shown);
+        return true;
+    }
+    const bool found = shown.find(c.arg) != std::string::npos;
+    if (c.verb == "expect-not" && found) fail(c, "the window shows it:\n" + shown);
+    if (c.verb == "expect" && !found) {
+        constexpr int kPatience = 60;
+        if (++retries_ <= kPatience) return false;
+        fail(c, "the window does not show it; it shows:\n" + shown);
+    }
+    return true;
+}
+
 bool UiScript::run_input_verb(const Command& c) {
     using Button = ScriptedInput::Button;
     if (c.verb == "key") {
@@ -96,6 +116,8 @@ bool UiScript::run_input_verb(const Command& c) {
         input_.key(*chord);
     } else if (c.verb == "type") {
         input_.type(c.arg);
+    } else if (c.verb == "expect" || c.verb == "expect-not" || c.verb == "text") {
+        if (!check_text(c)) return false;
     } else if (c.verb == "widgets") {
         if (const WidgetLog* log = widget_log())
             for (const WidgetRecord& w : log->last_frame())

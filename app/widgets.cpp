@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 
 namespace kc {
@@ -173,6 +175,66 @@ bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImV
     const bool changed = ImGui::InputTextMultiline(label, buf, buf_size, size, flags, callback, user_data);
     record_item(label, {});
     return changed;
+}
+
+namespace {
+
+void record_text_item(std::string_view text) {
+    if (g_log && ImGui::IsItemVisible()) g_log->record_text(text);
+}
+
+// Formats once, for ImGui and the log alike.
+std::string vformat(const char* fmt, va_list args) {
+    va_list copy;
+    va_copy(copy, args);
+    const int n = std::vsnprintf(nullptr, 0, fmt, copy);
+    va_end(copy);
+    std::string out(n > 0 ? std::size_t(n) : 0, '\0');
+    if (n > 0) std::vsnprintf(out.data(), out.size() + 1, fmt, args);
+    return out;
+}
+
+} // namespace
+
+void Text(const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    const std::string text = vformat(fmt, args);
+    va_end(args);
+    ImGui::TextUnformatted(text.c_str());
+    record_text_item(text);
+}
+
+void TextDisabled(const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    const std::string text = vformat(fmt, args);
+    va_end(args);
+    ImGui::TextDisabled("%s", text.c_str());
+    record_text_item(text);
+}
+
+void TextWrapped(const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    const std::string text = vformat(fmt, args);
+    va_end(args);
+    ImGui::TextWrapped("%s", text.c_str());
+    record_text_item(text);
+}
+
+void TextColored(const ImVec4& col, const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    const std::string text = vformat(fmt, args);
+    va_end(args);
+    ImGui::TextColored(col, "%s", text.c_str());
+    record_text_item(text);
+}
+
+void TextUnformatted(const char* text, const char* text_end) {
+    ImGui::TextUnformatted(text, text_end);
+    record_text_item(text_end ? std::string_view(text, std::size_t(text_end - text)) : std::string_view(text));
 }
 
 bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags, const ImVec2& size) {

@@ -3,47 +3,20 @@
 // labels. Nothing here sets the state behind a widget.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
+#include "gui_script.h"
 #include "image_file.h"
 #include "registry.h"
-#include "run_process.h"
 
 namespace kc {
 namespace {
 
-struct ScriptRun {
-    std::string dir;
-    test::ProcessResult result;
-};
-
-// Writes `script` to a fresh folder named `name` under the test's temp dir and runs the window on it.
-ScriptRun run_script(const std::string& name, const std::string& script, const std::string& args = "--backend cpu") {
-    ScriptRun run{::testing::TempDir() + "/" + name, {}};
-    std::filesystem::remove_all(run.dir);
-    std::filesystem::create_directories(run.dir);
-    std::ofstream(run.dir + "/script.txt") << script;
-    run.result = test::run(args + " --script " + run.dir + "/script.txt");
-    return run;
-}
-
-bool has_line(const std::string& output, const std::string& line) {
-    std::istringstream in(output);
-    for (std::string l; std::getline(in, l);)
-        if (l == line) return true;
-    return false;
-}
-
-#define SKIP_WITHOUT_DISPLAY()                                                                                         \
-    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display: run under xvfb-run (the test script does)"
+using test::has_line;
+using test::run_script;
 
 // The Operation combo, clicked open and its item clicked, for every op the CPU backend runs: the
 // window then paints what `kcanvas --headless --op NAME` paints (an independent path, the CLI).
 TEST(GuiInput, TheOperationComboSelectsEveryOp) {
-    SKIP_WITHOUT_DISPLAY();
+    KC_SKIP_WITHOUT_DISPLAY();
     std::string script = "size 160x100\nwait 2\n";
     std::vector<const OpInfo*> ops;
     for (const OpInfo& op : op_registry()) {
@@ -53,9 +26,8 @@ TEST(GuiInput, TheOperationComboSelectsEveryOp) {
                   std::string(op.name) + ".png\n";
     }
     script += "quit\n";
-    const std::string dir = ::testing::TempDir() + "/kc_gui_combo";
-    for (std::size_t at; (at = script.find("{dir}")) != std::string::npos;) script.replace(at, 5, dir);
-    const ScriptRun run = run_script("kc_gui_combo", script);
+    const test::ScriptRun run = run_script("kc_gui_combo", script);
+    const std::string& dir = run.dir;
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
     for (const OpInfo* op : ops) {
         SCOPED_TRACE(std::string(op->name));
@@ -74,11 +46,12 @@ TEST(GuiInput, TheOperationComboSelectsEveryOp) {
 // Esc with the combo open closes only the list: the app runs on, the op stays, and the next
 // click still works.
 TEST(GuiInput, EscapeClosesTheOpenComboAndNothingElse) {
-    SKIP_WITHOUT_DISPLAY();
-    const ScriptRun run = run_script("kc_gui_escape", "size 160x100\nwait 2\n"
-                                                      "click Operation\nkey escape\nwait 2\nwidgets\n"
-                                                      "click Operation\nclick Checkerboard\nwait 2\nprint Operation\n"
-                                                      "quit\n");
+    KC_SKIP_WITHOUT_DISPLAY();
+    const test::ScriptRun run =
+        run_script("kc_gui_escape", "size 160x100\nwait 2\n"
+                                    "click Operation\nkey escape\nwait 2\nwidgets\n"
+                                    "click Operation\nclick Checkerboard\nwait 2\nprint Operation\n"
+                                    "quit\n");
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
     const std::string& out = run.result.output;
     // After Esc the panel's own controls are drawn again, not the list's items.
@@ -93,13 +66,13 @@ TEST(GuiInput, EscapeClosesTheOpenComboAndNothingElse) {
 // A label the panel does not show is a script error that names what is shown; so is an
 // ambiguous one.
 TEST(GuiInput, AMissingOrAmbiguousLabelNamesTheCandidates) {
-    SKIP_WITHOUT_DISPLAY();
-    const ScriptRun missing = run_script("kc_gui_missing", "wait 2\nclick No such button\nquit\n");
+    KC_SKIP_WITHOUT_DISPLAY();
+    const test::ScriptRun missing = run_script("kc_gui_missing", "wait 2\nclick No such button\nquit\n");
     EXPECT_NE(missing.result.exit_code, 0) << missing.result.output;
     EXPECT_NE(missing.result.output.find("no control labelled 'No such button'; shown: "), std::string::npos)
         << missing.result.output;
     EXPECT_NE(missing.result.output.find("'Operation'"), std::string::npos) << missing.result.output;
-    const ScriptRun ambiguous = run_script("kc_gui_ambiguous", "wait 2\nclick Operation\nclick B\nquit\n");
+    const test::ScriptRun ambiguous = run_script("kc_gui_ambiguous", "wait 2\nclick Operation\nclick B\nquit\n");
     EXPECT_NE(ambiguous.result.exit_code, 0) << ambiguous.result.output;
     EXPECT_NE(ambiguous.result.output.find("'B' is ambiguous: 'Blend A and B', 'Box blur'"), std::string::npos)
         << ambiguous.result.output;

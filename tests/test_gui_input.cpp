@@ -88,7 +88,7 @@ TEST(GuiInput, ScriptErrorsNameTheLineAndExit2) {
              {"wait 99999999999", "wait 99999999999: needs a whole number from 1 to 100000"},
              {"frobnicate 3", "frobnicate 3: unknown command"},
              {"key hyper+q", "key hyper+q: unknown key"},
-             {"drag Blend weight x y", "DX and DY must be numbers"}}) {
+             {"drag Blend weight x y", "drag Blend weight x y: DX and DY must be numbers"}}) {
         const test::ScriptRun run = run_script("kc_gui_script_error", "wait 1\n" + line + "\nquit\n");
         EXPECT_EQ(run.result.exit_code, 2) << line << "\n" << run.result.output;
         EXPECT_NE(run.result.output.find("script.txt:2: " + says), std::string::npos) << run.result.output;

@@ -3,6 +3,8 @@
 // (`kcanvas --headless`) must paint the same picture the window shows.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "gui_script.h"
@@ -169,6 +171,74 @@ TEST(GuiControls, CanvasSizeButtonsResizeTheCanvas) {
     const auto big = test::load_png(run.dir + "/big.png");
     EXPECT_EQ(big.width, 800);
     EXPECT_EQ(big.height, 800);
+}
+
+// Pixels that differ between two window screenshots of the same size.
+long differing_pixels(const test::LoadedImage& a, const test::LoadedImage& b) {
+    if (a.width != b.width || a.height != b.height) return -1;
+    long n = 0;
+    for (std::size_t i = 0; i < a.pixels.size(); ++i) n += a.pixels[i] != b.pixels[i];
+    return n;
+}
+
+// Matmul's N slider (multiples of 16) and the two-variant radios: what the slider shows is what
+// --matmul-n paints; "Run both variants" unticks.
+TEST(GuiControls, MatmulSizeSliderAndVariantRadios) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run = run_script("kc_gui_matmul", std::string("size ") + kSize + "\nwait 2\n" + pick_op("Matrix") +
+                                                     "drag N -2000 0\ndrag N 40 0\nwait 2\nprint N\n"
+                                                     "click tiled\nclick Run both variants\nwait 2\n"
+                                                     "print tiled\nprint naive\nprint Run both variants\n"
+                                                     "save {dir}/matmul.png\nquit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    const std::string& out = run.result.output;
+    const std::string n = printed_value(out, "N");
+    ASSERT_FALSE(n.empty()) << out;
+    EXPECT_EQ(std::stoi(n) % 16, 0) << n;
+    EXPECT_GT(std::stoi(n), 16) << "the drag did not move N";
+    EXPECT_EQ(printed_value(out, "tiled 16x16 (shared memory)"), "on");
+    EXPECT_EQ(printed_value(out, "naive (global memory)"), "off");
+    EXPECT_EQ(printed_value(out, "Run both variants each frame"), "off");
+    expect_same_as_cli(run, "matmul", "--op matmul --variant tiled --matmul-n " + n);
+}
+
+// Overlays drawn over the canvas in the window: block outlines appear when ticked and go when
+// unticked; the inspector's box follows the pointer only while "Inspect on hover" is ticked.
+TEST(GuiControls, OverlayCheckboxesChangeTheWindow) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run =
+        run_script("kc_gui_overlays", "size 320x200\nwait 2\nhover 5,5\nwait 2\n"
+                                      "screenshot {dir}/plain.png\n"
+                                      "click Block outlines\nhover 5,5\nwait 2\nscreenshot {dir}/outlines.png\n"
+                                      "click Block outlines\nhover 5,5\nwait 2\nscreenshot {dir}/again.png\n"
+                                      "click Inspect on hover\nhover 5,5\nwait 2\nprint Inspect on hover\n"
+                                      "quit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    const auto plain = test::load_png(run.dir + "/plain.png"), outlines = test::load_png(run.dir + "/outlines.png"),
+               again = test::load_png(run.dir + "/again.png");
+    ASSERT_GT(plain.width, 0);
+    // 320x200 in blocks of 32x8: 11 vertical and 26 horizontal lines, hundreds of pixels each.
+    EXPECT_GT(differing_pixels(plain, outlines), 2000);
+    EXPECT_EQ(differing_pixels(plain, again), 0) << "unticking left outlines behind";
+    EXPECT_EQ(printed_value(run.result.output, "Inspect on hover"), "off");
+}
+
+// "Save canvas PNG (F12)" writes the canvas into the working directory.
+TEST(GuiControls, TheSaveButtonWritesThePicture) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const std::string dir = ::testing::TempDir() + "/kc_gui_save_button";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/script.txt") << "size 160x100\nwait 2\nclick Save canvas PNG\nwait 2\nquit\n";
+    const auto r = test::run_shell("cd " + dir + " && " + KCANVAS_BIN + " --backend cpu --script script.txt");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::string saved;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.path().extension() == ".png") saved = e.path().string();
+    ASSERT_FALSE(saved.empty()) << "no PNG in " << dir << "\n" << r.output;
+    EXPECT_EQ(test::load_png(saved).width, 160);
+    const auto want = headless_picture(dir, "gradient", "--op gradient");
+    EXPECT_TRUE(test::load_png(saved).pixels == want.pixels);
 }
 
 } // namespace

@@ -20,21 +20,32 @@ namespace {
 
 void help_marker(const char* text) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(?)");
+    ui::TextDisabled("(?)");
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-        ImGui::TextUnformatted(text);
+        ui::TextUnformatted(text);
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
+}
+
+// The Julia set is centred on 0, the Mandelbrot set on -0.5 (as --op gives them): a switch
+// between the two recentres the view instead of showing one off-centre in the other's place.
+void select_op(PaintJob& job, const OpInfo& op) {
+    const bool was_julia = (op_registry()[job.op].uses & kUsesJulia) != 0, is_julia = (op.uses & kUsesJulia) != 0;
+    if ((op.uses & kUsesFractal) && was_julia != is_julia) {
+        job.params.center_x = is_julia ? 0.0 : -0.5;
+        job.params.center_y = 0.0;
+    }
+    job.op = op.index;
 }
 
 void operation_section(UiState& s, const PanelContext& ctx) {
     const auto ops = op_registry();
     if (ui::BeginCombo("Operation", std::string(ops[s.job.op].title).c_str())) {
         for (const OpInfo& op : ops)
-            if (ui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) s.job.op = op.index;
+            if (ui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) select_op(s.job, op);
         ImGui::EndCombo();
     }
     const OpInfo& op = ops[s.job.op];
@@ -117,7 +128,7 @@ void image_slot(UiState& s, int slot) {
                             s.sources.width(), s.sources.height());
     }
     same_line_if_fits(ImGui::CalcTextSize(holds.c_str()).x);
-    ImGui::TextDisabled("%s", holds.c_str());
+    ui::TextDisabled("%s", holds.c_str());
     if (!s.image_error[slot].empty()) {
         wrapped_text(kErrorColour, s.image_error[slot]);
         wrapped_disabled(s.sources.loaded(slot) ? "The previous image stays." : "The default input stays.");
@@ -126,10 +137,11 @@ void image_slot(UiState& s, int slot) {
 
 void images_section(UiState& s) {
     for (int slot = 0; slot < 2; ++slot) image_slot(s, slot);
-    wrapped_disabled(
-        std::string(kImageFormats) +
-        "; Enter in a field loads it. Drop one file on the window to load A, two "
-        "to load A and B. Images are fitted to the canvas (nearest neighbour) on load and on canvas resize.");
+    ui::TextDisabled("Enter in a path field loads it.");
+    help_marker(fmt::format("{}. Drop one file on the window to load A, two to load A and B. Images are fitted to the "
+                            "canvas (nearest neighbour) on load and on canvas resize.",
+                            kImageFormats)
+                    .c_str());
     if (s.sources.loaded(0) && ui::Button("Canvas size = image A")) s.fit_canvas_to_image = true;
     if (ui::Button("Save canvas PNG (F12)")) s.save_request = true;
 }
@@ -164,7 +176,7 @@ void histogram_plot(const char* name, const std::array<std::uint32_t, 256>& bins
 void histogram_section(const PanelContext& ctx) {
     const OpOutputs& out = ctx.painter.outputs();
     if (!out.has_histogram) {
-        ImGui::TextDisabled("no histogram yet");
+        ui::TextDisabled("no histogram yet");
         return;
     }
     const char* names[4] = {"luminance", "R", "G", "B"};
@@ -179,7 +191,7 @@ void histogram_section(const PanelContext& ctx) {
 }
 
 void canvas_section(UiState& s) {
-    ImGui::Text("Canvas %d x %d", s.job.params.width, s.job.params.height);
+    ui::Text("Canvas %d x %d", s.job.params.width, s.job.params.height);
     // Applied on Enter or when the field loses focus: "1920" must not resize through 1, 19, 192.
     if (ui::InputIntOnCommit("Width", &s.edit_width)) s.apply_size = true;
     if (ui::InputIntOnCommit("Height", &s.edit_height)) s.apply_size = true;
@@ -215,12 +227,12 @@ void own_launch_section(const UiState& s, const PanelContext& ctx) {
     const int w = s.job.params.width, h = s.job.params.height;
     const Dim3 grid = resolved_grid(l, w, h);
     wrapped_disabled("This op launches its own kernels: the shape below is theirs, not editable.");
-    ImGui::Text("Block %d x %d = %lld threads", l.block.x, l.block.y, l.block.count());
+    ui::Text("Block %d x %d = %lld threads", l.block.x, l.block.y, l.block.count());
     ui::record_last_item("Block", to_string(l.block));
-    ImGui::Text("Grid %d x %d = %lld blocks", grid.x, grid.y, grid.count());
+    ui::Text("Grid %d x %d = %lld blocks", grid.x, grid.y, grid.count());
     ui::record_last_item("Grid", to_string(grid));
-    ImGui::Text("%lld threads for %lld pixels", l.block.count() * grid.count(), 1LL * w * h);
-    ImGui::Text("Mapping %s", std::string(mapping_name(l.mapping)).c_str());
+    ui::Text("%lld threads for %lld pixels", l.block.count() * grid.count(), 1LL * w * h);
+    ui::Text("Mapping %s", std::string(mapping_name(l.mapping)).c_str());
     if (!op.launch_note.empty()) wrapped_disabled(op.launch_note);
     if (ctx.painter.backend() == Backend::Cpu)
         wrapped_text(kWarnColour,
@@ -232,7 +244,7 @@ void launch_fields(UiState& s) {
     LaunchConfig& l = s.job.launch;
     ui::InputIntOnCommit("Block x", &l.block.x);
     ui::InputIntOnCommit("Block y", &l.block.y);
-    ImGui::Text("%lld threads per block", l.block.count());
+    ui::Text("%lld threads per block", l.block.count());
     ui::Checkbox("Auto grid", &l.auto_grid);
     help_marker("Auto rounds the grid up so that the blocks cover the whole canvas. Untick it to type a grid "
                 "and see what a too-small grid leaves uncovered (hatched in purple).");
@@ -277,7 +289,7 @@ void launch_section(UiState& s, const PanelContext& ctx) {
             if (ui::Selectable(std::string(view_name(v)).c_str(), v == s.job.view)) s.job.view = v;
         ImGui::EndCombo();
     }
-    ImGui::TextUnformatted("Pixels per thread");
+    ui::TextUnformatted("Pixels per thread");
     ImGui::SameLine();
     ui::RadioButton("1##ppt", &l.pixels_per_thread, 1);
     ImGui::SameLine();
@@ -289,7 +301,7 @@ void launch_section(UiState& s, const PanelContext& ctx) {
     // An illegal launch paints nothing: its refusal shows below, not counts of a launch that never runs.
     if (launch_error(l, s.job.params.width, s.job.params.height, universal_limits())) return;
     const Coverage c = coverage(l, s.job.params.width, s.job.params.height);
-    ImGui::Text("%lld threads for %lld pixels", c.threads, c.pixels);
+    ui::Text("%lld threads for %lld pixels", c.threads, c.pixels);
     if (!c.covers_all()) wrapped_text(kWarnColour, fmt::format("{} pixels uncovered", c.pixels - c.covered_pixels));
     if (c.repeated_writes > 0)
         wrapped_text(kWarnColour, fmt::format("{} repeated writes (z layers)", c.repeated_writes));
@@ -300,7 +312,7 @@ void right_aligned(double value) {
     const std::string text = fmt::format("{:.1f}", value);
     const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
     if (room > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
-    ImGui::TextUnformatted(text.c_str());
+    ui::TextUnformatted(text.c_str());
 }
 
 struct TimingRow {
@@ -320,7 +332,7 @@ void timing_table(const char* id, const char* first_column, const std::vector<Ti
         if (row.stats->empty() || row.stats->mean() <= 0.0) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(row.name.c_str());
+        ui::TextUnformatted(row.name.c_str());
         for (double v : {row.stats->last(), row.stats->mean(), row.stats->min()}) {
             ImGui::TableNextColumn();
             right_aligned(v);
@@ -336,7 +348,7 @@ void variants_table(const UiState& s, const OpInfo& op, const StageTimes& t) {
     timing_table(
         "variants", "variant (us)",
         {{shown == 0 ? "naive *" : "naive", &t.variant[0]}, {shown == 1 ? "tiled *" : "tiled", &t.variant[1]}});
-    if (t.variant[1].mean() > 0) ImGui::Text("naive / tiled = %.2fx (mean)", t.variant[0].mean() / t.variant[1].mean());
+    if (t.variant[1].mean() > 0) ui::Text("naive / tiled = %.2fx (mean)", t.variant[0].mean() / t.variant[1].mean());
     wrapped_disabled(
         fmt::format("naive: {}; tiled: {}; * paints the canvas", op.variant_names[0], op.variant_names[1]));
 }
@@ -360,7 +372,7 @@ void timing_section(UiState& s, const PanelContext& ctx) {
         ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0,
                          "kernel time (us), 0 at the bottom", 0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, 60));
     }
-    ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
+    ui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
     if (ui::TreeNode("Where the frame goes (CPU, us)")) {
         const FrameBreakdown& b = ctx.breakdown;
         timing_table(
@@ -439,9 +451,9 @@ void tune_section(UiState& s) {
         for (const BlockTiming& r : s.tune_results) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::Text("%d x %d", r.block.x, r.block.y);
+            ui::Text("%d x %d", r.block.x, r.block.y);
             ImGui::TableNextColumn();
-            ImGui::Text("%.2f", r.median_us);
+            ui::Text("%.2f", r.median_us);
         }
         ImGui::EndTable();
     }

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "widgets.h"
+
 namespace kc {
 
 namespace {
@@ -36,13 +38,16 @@ void line_broken_at_spaces(std::string_view line, std::string_view indent) {
     } while (!rest.empty());
 }
 
+// Each line of `text` broken at spaces; the whole text is recorded once, as a person reads it.
 void lines_broken_at_spaces(std::string_view text, std::string_view indent) {
+    const std::string_view all = text;
     while (true) {
         const std::size_t end = text.find('\n');
         line_broken_at_spaces(text.substr(0, end), indent);
         if (end == std::string_view::npos) break;
         text.remove_prefix(end + 1);
     }
+    ui::record_text(all);
 }
 
 } // namespace

@@ -32,7 +32,7 @@ void coloured(const ImVec4& colour, fmt::format_string<Args...> format, Args&&..
 void swatch(const char* id, Pixel p, const std::string& label) {
     ui::ColorButton(id, to_imvec(p), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(14, 14));
     ImGui::SameLine();
-    ImGui::TextUnformatted(label.c_str());
+    ui::TextUnformatted(label.c_str());
 }
 
 // The hatch itself, drawn small: what uncovered pixels look like.
@@ -47,7 +47,7 @@ void hatch_swatch(const std::string& label) {
         }
     ImGui::Dummy(ImVec2(14, 14));
     ImGui::SameLine();
-    ImGui::TextUnformatted(label.c_str());
+    ui::TextUnformatted(label.c_str());
 }
 
 ThreadCoords coords_of(const Dim3& block, const Dim3& grid, int bx, int by, int tx, int ty) {
@@ -179,7 +179,7 @@ void step_controls(UiState& s, long long blocks) {
     TeachState& t = s.teach;
     ui::Checkbox("Step through blocks", &t.stepping);
     ImGui::SameLine();
-    ImGui::TextDisabled("(?)");
+    ui::TextDisabled("(?)");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Paints only the first N blocks in launch order (blockIdx.x fastest, then y, then z);\n"
                           "the others return at once. Real GPUs run many blocks at a time in no promised order.");
@@ -190,7 +190,7 @@ void step_controls(UiState& s, long long blocks) {
     if (ui::Button("+1 block")) t.step_blocks = std::floor(t.step_blocks) + 1, t.step_paused = true;
     ImGui::SameLine();
     if (ui::Button("Restart")) t.step_blocks = 0, t.step_paused = false;
-    ImGui::Text("%lld of %lld blocks painted", std::min(static_cast<long long>(t.step_blocks), blocks), blocks);
+    ui::Text("%lld of %lld blocks painted", std::min(static_cast<long long>(t.step_blocks), blocks), blocks);
 }
 
 } // namespace
@@ -227,7 +227,7 @@ void indexing_section(UiState& s, const PanelContext&) {
         wrapped_disabled("The views and step mode follow the panel's per-pixel launch; this op paints its own pixels. "
                          "The inspector follows the launch above.");
     } else {
-        ImGui::Text("Legend: %s view", std::string(view_name(s.job.view)).c_str());
+        ui::Text("Legend: %s view", std::string(view_name(s.job.view)).c_str());
         legend(s.job, grid);
         ImGui::Separator();
     }
@@ -297,7 +297,7 @@ void user_code_indexing_note(const UiState& s) {
     const Dim3 grid = resolved_grid(effective_launch(s.job), s.job.params.width, s.job.params.height);
     const long long threads = grid.count() * s.job.launch.block.count();
     wrapped(fmt::format("Grid {} x block {} = {} threads", to_string(grid), to_string(s.job.launch.block), threads));
-    ImGui::Text("for %lld pixels", 1LL * s.job.params.width * s.job.params.height);
+    ui::Text("for %lld pixels", 1LL * s.job.params.width * s.job.params.height);
     if (threads < 1LL * s.job.params.width * s.job.params.height)
         coloured(kWarn, "fewer threads than pixels: with one pixel per thread, some stay hatched");
     wrapped_disabled("Your code decides which pixel each thread paints, so the views, the inspector and "

@@ -39,11 +39,12 @@ namespace {
 
 // ImGui's context and backends, shut down in reverse order of set-up.
 class ImGuiSession {
-  public:
+public:
     ImGuiSession(GLFWwindow* window, const std::string& ini_path) : ini_path_(ini_path) {
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
+        ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; // Esc closes popups, Tab moves between fields
         ImGui::StyleColorsDark();
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -56,7 +57,7 @@ class ImGuiSession {
     ImGuiSession(const ImGuiSession&) = delete;
     ImGuiSession& operator=(const ImGuiSession&) = delete;
 
-  private:
+private:
     std::string ini_path_; // ImGui keeps the pointer
 };
 
@@ -346,6 +347,7 @@ int run_windowed(const Options& o) {
         const auto t_panel = Clock::now();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        if (script) script->feed_input(window.handle());
         ImGui::NewFrame();
         if (widget_log()) widget_log()->begin_frame();
         const float panel_width = draw_panel(state, {painter, frame_ms, breakdown});

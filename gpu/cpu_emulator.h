@@ -17,7 +17,7 @@ inline constexpr const char* kCpuCannotRunUserCode =
 // (The window's painter adds which backends to choose, of those that work on this machine.)
 
 class CpuGridEmulator {
-  public:
+public:
     explicit CpuGridEmulator(unsigned workers = 0); // 0: one per hardware thread
     // Paints `out` (width*height pixels, host memory). An illegal launch is refused with the same
     // message a CUDA launch gets, and `out` is left untouched. `outputs` receives what custom
@@ -27,7 +27,7 @@ class CpuGridEmulator {
                                      PixelRecord record = {}) const;
     unsigned workers() const { return workers_; }
 
-  private:
+private:
     unsigned workers_;
 };
 

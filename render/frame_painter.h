@@ -63,12 +63,12 @@ class WriterRecord;
 // A kernel faulted (an illegal address, a trap, ...) and took the CUDA context with it: nothing
 // more can run on the GPU in this process. paint() and collect_timings() throw it.
 class CudaContextLost : public std::runtime_error {
-  public:
+public:
     using std::runtime_error::runtime_error;
 };
 
 class FramePainter {
-  public:
+public:
     // Needs the GL context current. Picks the first backend that works here, in the order
     // interop, staged, cpu; `forced` insists on one and throws std::runtime_error if it can't.
     explicit FramePainter(std::optional<Backend> forced = std::nullopt);
@@ -122,7 +122,7 @@ class FramePainter {
     // The CUDA device's properties, or null without one (the CPU backend still shows them).
     const DeviceInfo* device_info() const;
 
-  private:
+private:
     struct CudaState;
     struct CpuState;
     struct Frame;

@@ -54,9 +54,10 @@ void operation_section(UiState& s, const PanelContext& ctx) {
     const bool cpu = ctx.painter.backend() == Backend::Cpu;
     if (op.custom) {
         const LaunchConfig own = effective_launch(s.job);
-        wrapped_disabled(fmt::format("Its own kernels launch block {}, grid {} (see Launch), not the panel's.",
-                                     to_string(own.block), to_string(resolved_grid(own, p.width, p.height))));
-        if (cpu)
+        if (!cpu)
+            wrapped_disabled(fmt::format("Its own kernels launch block {}, grid {} (see Launch), not the panel's.",
+                                         to_string(own.block), to_string(resolved_grid(own, p.width, p.height))));
+        else
             wrapped_text(kWarnColour,
                          "CPU backend: a plain C++ implementation, not the grid emulator (shared memory and "
                          "barriers are not emulated); both variants run the same code.");
@@ -235,8 +236,7 @@ void own_launch_section(const UiState& s, const PanelContext& ctx) {
     ui::Text("Mapping %s", std::string(mapping_name(l.mapping)).c_str());
     if (!op.launch_note.empty()) wrapped_disabled(op.launch_note);
     if (ctx.painter.backend() == Backend::Cpu)
-        wrapped_text(kWarnColour,
-                     "The cpu backend launches nothing for this op: a plain C++ loop computes the picture.");
+        wrapped_text(kWarnColour, "A CUDA backend launches this; the cpu backend runs a plain C++ loop instead.");
 }
 
 // The panel's block and grid, typed field by field; a field applies on Enter or when it loses focus.
@@ -296,7 +296,7 @@ void launch_section(UiState& s, const PanelContext& ctx) {
     ui::RadioButton("4##ppt", &l.pixels_per_thread, 4);
     help_marker("4: with the 2d mapping each thread paints 4 neighbours in x with one 16-byte store. "
                 "One 4-byte store per thread leaves a memory-bound kernel at about half the copy bandwidth.");
-    preset_buttons(l, "Tutorial: block 50x20, grid 80x8, linear", "Default: block 32x8, auto grid, 2d");
+    preset_buttons(l, "Tutorial: 50x20, grid 80x8, linear", "Default: block 32x8, auto grid, 2d");
 
     // An illegal launch paints nothing: its refusal shows below, not counts of a launch that never runs.
     if (launch_error(l, s.job.params.width, s.job.params.height, universal_limits())) return;
@@ -365,7 +365,7 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     if (const double flops = op.flops(s.job.params); flops > 0 && !t.kernel.empty())
         wrapped(fmt::format("{:.1f} GFLOP/s (mean kernel time, {:.3g} flop)", flops / (t.kernel.mean() * 1e3), flops));
     if (!t.kernel.empty() && bytes > 0)
-        wrapped(fmt::format("Bandwidth {:.1f} GB/s (mean kernel time)", bytes / (t.kernel.mean() * 1e3)));
+        wrapped(fmt::format("Bandwidth {:.3g} GB/s (mean kernel time)", bytes / (t.kernel.mean() * 1e3)));
     if (!t.kernel.empty()) {
         const auto history = t.kernel.history();
         const float top = *std::max_element(history.begin(), history.end()) * 1.15f;

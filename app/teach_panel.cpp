@@ -32,7 +32,7 @@ void coloured(const ImVec4& colour, fmt::format_string<Args...> format, Args&&..
 void swatch(const char* id, Pixel p, const std::string& label) {
     ui::ColorButton(id, to_imvec(p), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(14, 14));
     ImGui::SameLine();
-    ui::TextUnformatted(label.c_str());
+    wrapped(label);
 }
 
 // The hatch itself, drawn small: what uncovered pixels look like.
@@ -47,7 +47,7 @@ void hatch_swatch(const std::string& label) {
         }
     ImGui::Dummy(ImVec2(14, 14));
     ImGui::SameLine();
-    ui::TextUnformatted(label.c_str());
+    wrapped(label);
 }
 
 ThreadCoords coords_of(const Dim3& block, const Dim3& grid, int bx, int by, int tx, int ty) {

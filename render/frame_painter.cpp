@@ -213,7 +213,7 @@ std::string FramePainter::user_code_advice() const {
     std::string usable;
     for (Backend b : {Backend::CudaInterop, Backend::CudaStaged})
         if (unavailable_reason(b).empty()) usable += (usable.empty() ? "" : " or ") + std::string(backend_name(b));
-    if (usable.empty()) return "; it needs an NVIDIA GPU, and this machine has none that works: " + why_not_[1];
+    if (usable.empty()) return "; it needs an NVIDIA GPU, and none works here (" + why_not_[1] + ")";
     return "; choose the " + usable + " backend";
 }
 
@@ -469,7 +469,13 @@ void FramePainter::collect_timings(bool wait) {
 #ifdef KC_HAVE_CUDA
     if (cuda_) faults_lose_the_context([&] { collect_cuda_timings(wait); });
 #endif
-    upload_timer_.collect([this](double us) { times_.upload.add(us); }, wait);
+    // A whole canvas takes microseconds to upload; a software GL (Mesa's llvmpipe) answers some
+    // GL_TIME_ELAPSED queries with (nearly) 0, having run the upload outside the query: no measurement.
+    upload_timer_.collect(
+        [this](double us) {
+            if (us >= 1.0) times_.upload.add(us);
+        },
+        wait);
 }
 
 #ifdef KC_HAVE_CUDA

@@ -213,7 +213,7 @@ std::string FramePainter::user_code_advice() const {
     std::string usable;
     for (Backend b : {Backend::CudaInterop, Backend::CudaStaged})
         if (unavailable_reason(b).empty()) usable += (usable.empty() ? "" : " or ") + std::string(backend_name(b));
-    if (usable.empty()) return "; it needs an NVIDIA GPU, and none works here (" + why_not_[1] + ")";
+    if (usable.empty()) return "; it needs an NVIDIA GPU, and none works here: " + why_not_[1];
     return "; choose the " + usable + " backend";
 }
 

@@ -465,6 +465,9 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(390, ImGui::GetIO().DisplaySize.y), ImGuiCond_FirstUseEver);
     ImGui::Begin("Kernel Canvas");
+    // Fields leave room for the longest label ("Julia k (re, im)") at any panel width, instead of
+    // ImGui's 65% of the width, which cuts labels off in a narrow panel.
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 9.0f);
     backend_section(s, ctx);
     if (ui::CollapsingHeader("Operation and parameters", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s, ctx);
     if (op_registry()[s.job.op].user_code && ui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen))
@@ -484,6 +487,7 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
     if (!s.message.empty()) wrapped(s.message);
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    ImGui::PopItemWidth();
     ImGui::End();
     kernel_fault_dialog(s);
     return pos.x < 8.0f ? pos.x + size.x : 0.0f;

@@ -431,17 +431,17 @@ void backend_section(UiState& s, const PanelContext& ctx) {
 }
 
 void tune_section(UiState& s) {
-    const bool custom = op_registry()[s.job.op].custom;
-    if (custom) ImGui::BeginDisabled();
-    if (ui::Button("Find the fastest block")) s.tune_request = true;
-    if (custom) ImGui::EndDisabled();
-    if (custom)
+    if (op_registry()[s.job.op].custom) {
+        ImGui::BeginDisabled();
+        ui::Button("Find the fastest block");
+        ImGui::EndDisabled();
         wrapped_disabled("This op's own kernels have a fixed block: nothing to tune.");
-    else
-        help_marker(
-            "Times the current op with every block shape of 32 to 1024 threads (powers of two) and the "
-            "tutorial's 50x20, auto grid, the 2d mapping (columns stays columns); applies the fastest. The same as "
-            "`kcanvas bench --sweep-blocks`.");
+        return;
+    }
+    if (ui::Button("Find the fastest block")) s.tune_request = true;
+    help_marker("Times the current op with every block shape of 32 to 1024 threads (powers of two) and the "
+                "tutorial's 50x20, auto grid, the 2d mapping (columns stays columns); applies the fastest. The same as "
+                "`kcanvas bench --sweep-blocks`.");
     if (s.tune_results.empty()) return;
     if (ImGui::BeginTable("tune", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
                           ImVec2(0, 160))) {

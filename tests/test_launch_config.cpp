@@ -5,7 +5,9 @@
 
 #include "fast_div.h"
 #include "launch_config.h"
+#include "paint_job.h"
 #include "reference.h"
+#include "registry.h"
 
 namespace kc {
 namespace {
@@ -186,7 +188,8 @@ TEST(LaunchConfig, ParsesDimensions) {
     EXPECT_EQ(parse_dim3("50X20x1"), (Dim3{50, 20, 1}));
     EXPECT_EQ(parse_dim3("256"), (Dim3{256, 1, 1}));
     EXPECT_EQ(parse_dim3("0x0"), (Dim3{0, 0, 1}));
-    for (const char* bad : {"", "x", "32x", "x8", "32x8x1x1", "abc", "32*8", "3 2"}) EXPECT_EQ(parse_dim3(bad), std::nullopt) << bad;
+    for (const char* bad : {"", "x", "32x", "x8", "32x8x1x1", "abc", "32*8", "3 2"})
+        EXPECT_EQ(parse_dim3(bad), std::nullopt) << bad;
 }
 
 TEST(LaunchConfig, CanvasSizeLimits) {
@@ -194,6 +197,36 @@ TEST(LaunchConfig, CanvasSizeLimits) {
     EXPECT_EQ(canvas_size_error(16384, 16384), std::nullopt);
     EXPECT_NE(canvas_size_error(0, 800), std::nullopt);
     EXPECT_NE(canvas_size_error(16385, 10), std::nullopt);
+}
+
+// Custom ops launch their own block and grid (one declaration in the op), whatever the panel's
+// launch says: the painter's plan, effective_launch and so the panel and the report agree.
+TEST(LaunchConfig, CustomOpsLaunchTheirOwnShape) {
+    struct Case {
+        const char* op;
+        int width, height;
+        Dim3 block, grid;
+        Mapping mapping;
+    };
+    for (const Case& c : {Case{"box_blur", 100, 50, {16, 16, 1}, {7, 4, 1}, Mapping::TwoD},
+                          Case{"sobel", 100, 50, {16, 16, 1}, {7, 4, 1}, Mapping::TwoD},
+                          Case{"matmul", 100, 50, {16, 16, 1}, {7, 4, 1}, Mapping::TwoD},
+                          Case{"histogram", 100, 50, {256, 1, 1}, {20, 1, 1}, Mapping::GridStride},
+                          Case{"histogram", 4096, 4096, {256, 1, 1}, {1024, 1, 1}, Mapping::GridStride}}) {
+        SCOPED_TRACE(std::string(c.op) + " " + std::to_string(c.width) + "x" + std::to_string(c.height));
+        PaintJob job;
+        job.op = find_op(c.op)->index;
+        job.params.width = c.width, job.params.height = c.height;
+        job.launch.block = {50, 20, 1}; // the panel's, which these ops ignore
+        const LaunchConfig l = effective_launch(job);
+        EXPECT_EQ(l.block, c.block);
+        EXPECT_EQ(l.mapping, c.mapping);
+        EXPECT_EQ(resolved_grid(l, c.width, c.height), c.grid);
+        const PaintPlan plan = plan_paint(job, universal_limits());
+        ASSERT_FALSE(plan.error) << *plan.error;
+        EXPECT_EQ(plan.grid, c.grid);
+        EXPECT_TRUE(coverage(l, c.width, c.height).covers_all());
+    }
 }
 
 } // namespace

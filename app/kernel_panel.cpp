@@ -31,7 +31,7 @@ int grow_string(ImGuiInputTextCallbackData* data) {
 void wrapped(const ImVec4& colour, const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text.c_str());
+    ui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
 }
@@ -117,21 +117,21 @@ void compile_button(KernelEditorState& k, const PanelContext& ctx) {
     if (on_cpu) ImGui::EndDisabled();
     ImGui::SameLine();
     if (on_cpu) {
-        ImGui::TextDisabled("needs a CUDA backend (see Backend)");
+        ui::TextDisabled("needs a CUDA backend (see Backend)");
         return;
     }
-    ImGui::TextDisabled("(Ctrl+Enter)  %s", k.file_name.c_str());
+    ui::TextDisabled("(Ctrl+Enter)  %s", k.file_name.c_str());
     if (ctx.painter.has_user_kernel() && k.source != ctx.painter.user_kernel_source()) {
         ImGui::SameLine();
-        ImGui::TextDisabled("- edited since it compiled");
+        ui::TextDisabled("- edited since it compiled");
     }
 }
 
 void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
     if (!k.last_ok) {
-        if (ctx.painter.backend() != Backend::Cpu) ImGui::TextDisabled("not compiled yet");
+        if (ctx.painter.backend() != Backend::Cpu) ui::TextDisabled("not compiled yet");
     } else if (*k.last_ok) {
-        ImGui::TextColored(kGood, "compiled %s for %s in %.0f ms", k.file_name.c_str(), k.target.c_str(), k.compile_ms);
+        ui::TextColored(kGood, "compiled %s for %s in %.0f ms", k.file_name.c_str(), k.target.c_str(), k.compile_ms);
     } else {
         wrapped(kBad, ctx.painter.has_user_kernel() ? "Compile failed: the last kernel that compiled keeps running."
                                                     : "Compile failed: no kernel of yours runs yet.");
@@ -140,7 +140,7 @@ void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
         // Line numbers in the log are the editor's: "kernel.cu(7)" is line 7 above.
         ImGui::BeginChild("log", ImVec2(0, ImGui::GetTextLineHeight() * 8), true, ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::PushStyleColor(ImGuiCol_Text, k.last_ok.value_or(false) ? ImVec4(0.85f, 0.85f, 0.5f, 1.0f) : kBad);
-        ImGui::TextUnformatted(k.log.c_str());
+        ui::TextUnformatted(k.log.c_str());
         ImGui::PopStyleColor();
         ImGui::EndChild();
     }
@@ -161,7 +161,7 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     if (ctx.painter.backend() == Backend::Cpu)
         wrapped(ImVec4(1.0f, 0.8f, 0.4f, 1.0f),
                 "Your kernel runs on a CUDA backend only: the CPU grid emulator cannot run CUDA code.");
-    ImGui::TextWrapped("Write the whole kernel: extern \"C\" __global__ void paint(Pixel* out, int width, int height, "
+    ui::TextWrapped("Write the whole kernel: extern \"C\" __global__ void paint(Pixel* out, int width, int height, "
                        "const Pixel* a, const Pixel* b, float t), in which your threads find their pixel from "
                        "blockIdx, blockDim and threadIdx and check the bounds. The Launch section's block and grid "
                        "launch it; pixels no thread writes stay hatched.");
@@ -185,12 +185,12 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
         const std::string_view prelude = user_kernel_prelude();
         ImGui::BeginChild("prelude", ImVec2(0, ImGui::GetTextLineHeight() * 14), true,
                           ImGuiWindowFlags_HorizontalScrollbar);
-        ImGui::TextUnformatted(prelude.data(), prelude.data() + prelude.size());
+        ui::TextUnformatted(prelude.data(), prelude.data() + prelude.size());
         ImGui::EndChild();
         ImGui::TreePop();
     }
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("A kernel that faults, or one that never ends (no frame for --watchdog seconds), closes "
+    ui::TextDisabled("A kernel that faults, or one that never ends (no frame for --watchdog seconds), closes "
                         "kcanvas, saving your source first.");
     ImGui::PopTextWrapPos();
 }
@@ -207,7 +207,7 @@ void unsaved_kernel_dialog(UiState& s) {
     }
     KernelEditorState& k = s.kernel;
     const std::string target = k.path[0] ? std::string(k.path.data()) : k.fallback_path;
-    ImGui::TextWrapped("The kernel editor has changes that are not saved. Save them to %s before quitting?",
+    ui::TextWrapped("The kernel editor has changes that are not saved. Save them to %s before quitting?",
                        target.c_str());
     if (k.save_failed) wrapped(kBad, k.file_message);
     if (ui::Button("Save")) k.save_request = target, s.quit_after_save = true;

@@ -47,9 +47,8 @@ public:
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
+        ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; // Esc closes popups, Tab moves between fields
         ImGui::StyleColorsDark();
-        // 1.86 closes popups and combos on Esc only with keyboard navigation on.
-        ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 330 core");
     }
@@ -417,6 +416,7 @@ int run_windowed(const Options& o) {
         const auto t_panel = Clock::now();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        if (script) script->feed_input(window.handle());
         ImGui::NewFrame();
         if (widget_log()) widget_log()->begin_frame();
         const float panel_width = draw_panel(state, {painter, frame_ms, breakdown});

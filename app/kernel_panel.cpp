@@ -101,6 +101,7 @@ void code_box(KernelEditorState& k, float height) {
     if (ui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1, ImVec2(-FLT_MIN, height), flags,
                                &grow_string, &k.source))
         k.compile_request = true;
+    ui::record_last_item("Kernel source"); // the box has no visible label: scripts click it by this name
     if (escape && k.source != before_escape) k.source = before_escape;
     // The box is a child window (the last one this window began): its scroll moves the numbers.
     const ImVector<ImGuiWindow*>& children = ImGui::GetCurrentWindow()->DC.ChildWindows;
@@ -210,7 +211,7 @@ void unsaved_kernel_dialog(UiState& s) {
     ui::TextWrapped("The kernel editor has changes that are not saved. Save them to %s before quitting?",
                        target.c_str());
     if (k.save_failed) wrapped(kBad, k.file_message);
-    if (ui::Button("Save")) k.save_request = target, s.quit_after_save = true;
+    if (ui::Button("Save")) k.save_request = std::string(k.path.data()), s.quit_after_save = true;
     ImGui::SameLine();
     if (ui::Button("Discard")) s.quit = true;
     ImGui::SameLine();

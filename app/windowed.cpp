@@ -189,34 +189,41 @@ void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindo
     }
 }
 
-// The kernel editor's Load and Save (the panel's buttons, the "Unsaved kernel" dialog's Save).
+// The kernel editor's Load: the file's text replaces the editor's, and compiles.
+void load_kernel_file(KernelEditorState& k, const std::string& path) {
+    std::snprintf(k.path.data(), k.path.size(), "%s", path.c_str());
+    std::string text;
+    if (auto e = read_text_file(path, text)) {
+        k.file_message = *e + "; the editor keeps its text";
+        return;
+    }
+    k.source = std::move(text), k.saved_source = k.source, k.answer.clear();
+    k.file_name = file_name_of(path), k.compile_request = true;
+    k.file_message = "loaded " + path, k.save_failed = false;
+}
+
+// The kernel editor's Save (the panel's button, the "Unsaved kernel" dialog's): to `path`, else
+// the data dir's kernel.cu, shown in the file field from then on. Returns whether it saved.
+bool save_kernel_file(KernelEditorState& k, std::string path) {
+    if (path.empty()) path = k.fallback_path;
+    std::snprintf(k.path.data(), k.path.size(), "%s", path.c_str());
+    if (path == k.fallback_path) { // the data dir may not exist yet; a failure shows in the write's message
+        std::error_code ec;
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    }
+    const auto e = write_text_file(path, k.source);
+    k.file_message = e ? *e : "saved " + path;
+    k.save_failed = e.has_value();
+    if (!e) k.file_name = file_name_of(path), k.saved_source = k.source;
+    return !e;
+}
+
 void apply_kernel_file_requests(UiState& s) {
     KernelEditorState& k = s.kernel;
-    if (k.load_request) {
-        const std::string path = *std::exchange(k.load_request, std::nullopt);
-        std::snprintf(k.path.data(), k.path.size(), "%s", path.c_str());
-        std::string text;
-        if (auto e = read_text_file(path, text)) {
-            k.file_message = *e + "; the editor keeps its text";
-        } else {
-            k.save_failed = false;
-            k.source = std::move(text), k.saved_source = k.source, k.answer.clear();
-            k.file_name = file_name_of(path), k.compile_request = true;
-            k.file_message = "loaded " + path;
-        }
-    }
-    if (k.save_request) {
-        std::string path = *std::exchange(k.save_request, std::nullopt);
-        if (path.empty()) { // no file named: the user's data dir, shown in the field from now on
-            path = k.fallback_path;
-            std::snprintf(k.path.data(), k.path.size(), "%s", path.c_str());
-        }
-        const auto e = write_text_file(path, k.source);
-        k.file_message = e ? *e : "saved " + path;
-        k.save_failed = e.has_value();
-        if (!e) k.file_name = file_name_of(path), k.saved_source = k.source;
-        if (std::exchange(s.quit_after_save, false) && !e) s.quit = true; // a failed save keeps the dialog open
-    }
+    if (k.load_request) load_kernel_file(k, *std::exchange(k.load_request, std::nullopt));
+    if (!k.save_request) return;
+    const bool saved = save_kernel_file(k, *std::exchange(k.save_request, std::nullopt));
+    if (std::exchange(s.quit_after_save, false) && saved) s.quit = true; // a failed save keeps the dialog open
 }
 
 // The user's kernel: loads, saves, and compiles (Compile, Ctrl+Enter, a loaded file or starter,

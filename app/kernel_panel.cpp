@@ -101,7 +101,7 @@ void code_box(KernelEditorState& k, float height) {
     if (ui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1, ImVec2(-FLT_MIN, height), flags,
                                &grow_string, &k.source))
         k.compile_request = true;
-    ui::record_last_item("Kernel source"); // the box has no visible label: scripts click it by this name
+    ui::record_last_item("Kernel source", k.source); // no visible label: scripts find the box by this name
     if (escape && k.source != before_escape) k.source = before_escape;
     // The box is a child window (the last one this window began): its scroll moves the numbers.
     const ImVector<ImGuiWindow*>& children = ImGui::GetCurrentWindow()->DC.ChildWindows;

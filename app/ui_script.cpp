@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -15,7 +16,7 @@ namespace kc {
 
 UiScript::UiScript(const std::string& path) : path_(path) {
     std::ifstream in(path);
-    if (!in) throw std::runtime_error(fmt::format("cannot read --script '{}'", path));
+    if (!in) throw ScriptError(fmt::format("cannot read --script '{}'", path));
     std::string text;
     for (int line = 1; std::getline(in, text); ++line) {
         std::istringstream words(text);
@@ -45,7 +46,18 @@ std::optional<ImVec2> parse_point(const std::string& text) {
 } // namespace
 
 void UiScript::fail(const Command& c, const std::string& what) const {
-    throw std::runtime_error(fmt::format("{}:{}: {} {}: {}", path_, c.line, c.verb, c.arg, what));
+    throw ScriptError(fmt::format("{}:{}: {} {}: {}", path_, c.line, c.verb, c.arg, what));
+}
+
+// The command's argument as a finite number in [lo, hi] (a whole one if `whole`), else a script error.
+double UiScript::number(const Command& c, double lo, double hi, bool whole) const {
+    double v = 0;
+    char rest = 0;
+    std::istringstream in(c.arg);
+    const bool parsed = (in >> v) && !(in >> rest) && std::isfinite(v) && (!whole || v == std::floor(v));
+    if (!parsed || v < lo || v > hi)
+        fail(c, fmt::format("needs {} from {} to {}", whole ? "a whole number" : "a number", lo, hi));
+    return v;
 }
 
 void UiScript::step(UiState& s, const Hooks& hooks) {
@@ -179,10 +191,10 @@ bool UiScript::run_input_verb(const Command& c) {
 void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) {
     {
         auto bad = [&](const std::string& what) {
-            return std::runtime_error(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
+            return ScriptError(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
         };
         auto report = [&](const std::optional<std::string>& error) {
-            if (error) throw std::runtime_error(fmt::format("{}:{}: {}", path_, c.line, *error));
+            if (error) throw ScriptError(fmt::format("{}:{}: {}", path_, c.line, *error));
             fmt::print("script: {} {}\n", c.verb, c.arg);
         };
         if (c.verb == "op") {
@@ -211,9 +223,9 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
             if (!v) throw bad("unknown view");
             s.job.view = *v;
         } else if (c.verb == "weight") {
-            s.job.params.weight = std::stof(c.arg);
+            s.job.params.weight = float(number(c, 0.0, 1.0));
         } else if (c.verb == "cell") {
-            s.job.params.cell = std::stoi(c.arg);
+            s.job.params.cell = int(number(c, 1, 16384, true));
         } else if (c.verb == "size") {
             const auto d = parse_dim3(c.arg);
             if (!d) throw bad("bad size");
@@ -221,14 +233,14 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
         } else if (c.verb == "image" || c.verb == "image2") {
             s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
         } else if (c.verb == "level") {
-            s.job.params.level = std::stoi(c.arg);
+            s.job.params.level = int(number(c, 0, 256, true));
         } else if (c.verb == "radius") {
-            s.job.params.radius = std::stoi(c.arg);
+            s.job.params.radius = int(number(c, 0, kMaxBlurRadius, true));
         } else if (c.verb == "variant") {
             if (c.arg != "naive" && c.arg != "tiled") throw bad("variant must be naive or tiled");
             s.job.params.variant = c.arg == "tiled" ? 1 : 0;
         } else if (c.verb == "iter") {
-            s.job.params.max_iter = std::stoi(c.arg);
+            s.job.params.max_iter = int(number(c, 1, 100000, true));
         } else if (c.verb == "backend") {
             const auto b = parse_backend(c.arg);
             if (!b) throw bad("unknown backend");
@@ -251,11 +263,11 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
             s.teach.block_outlines = c.arg == "on";
         } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
             s.teach.stepping = c.arg != "off";
-            if (s.teach.stepping) s.teach.step_blocks = std::stod(c.arg), s.teach.step_paused = true;
+            if (s.teach.stepping) s.teach.step_blocks = number(c, 0, 1e12, true), s.teach.step_paused = true;
         } else if (c.verb == "panel") { // panel indexing|device opens that section, -indexing closes it
             s.teach.section_requests.push_back(c.arg);
         } else if (c.verb == "wait") {
-            wait_frames_ = std::max(1, std::stoi(c.arg));
+            wait_frames_ = int(number(c, 1, 100000, true));
         } else if (c.verb == "save") {
             report(hooks.save_canvas(c.arg));
         } else if (c.verb == "screenshot") {
@@ -290,7 +302,7 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
         } else if (c.verb == "quit") {
             s.quit = true;
         } else {
-            throw std::runtime_error(fmt::format("{}:{}: unknown command '{}'", path_, c.line, c.verb));
+            fail(c, "unknown command");
         }
     }
 }

@@ -18,6 +18,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "script_input.h"
@@ -25,9 +26,15 @@
 
 namespace kc {
 
+// A script that cannot be read or run as written (exit code 2: bad input).
+class ScriptError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 class UiScript {
 public:
-    // Throws std::runtime_error naming the file and line on a malformed command.
+    // Throws ScriptError naming the file and line on a malformed command.
     explicit UiScript(const std::string& path);
     struct Hooks {
         std::function<std::optional<std::string>(const std::string&)> save_canvas;
@@ -50,6 +57,7 @@ private:
     bool check_text(const Command& c);
     std::optional<ImVec2> target_point(const Command& c, const std::string& target);
     [[noreturn]] void fail(const Command& c, const std::string& what) const;
+    double number(const Command& c, double lo, double hi, bool whole = false) const;
 
     std::deque<Command> commands_;
     std::string path_;

@@ -173,7 +173,7 @@ bool InputText(const char* label, char* buf, size_t buf_size, ImGuiInputTextFlag
 bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImVec2& size, ImGuiInputTextFlags flags,
                         ImGuiInputTextCallback callback, void* user_data) {
     const bool changed = ImGui::InputTextMultiline(label, buf, buf_size, size, flags, callback, user_data);
-    record_item(label, {});
+    record_item(label, buf);
     return changed;
 }
 

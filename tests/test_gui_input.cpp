@@ -78,5 +78,22 @@ TEST(GuiInput, AMissingOrAmbiguousLabelNamesTheCandidates) {
         << ambiguous.result.output;
 }
 
+// A script that cannot run as written names its file, line, verb and value, and exits 2.
+TEST(GuiInput, ScriptErrorsNameTheLineAndExit2) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    for (const auto& [line, says] : std::vector<std::pair<std::string, std::string>>{
+             {"weight 1e99", "weight 1e99: needs a number from 0 to 1"},
+             {"weight", "weight : needs a number from 0 to 1"},
+             {"cell abc", "cell abc: needs a whole number from 1 to 16384"},
+             {"wait 99999999999", "wait 99999999999: needs a whole number from 1 to 100000"},
+             {"frobnicate 3", "frobnicate 3: unknown command"},
+             {"key hyper+q", "key hyper+q: unknown key"},
+             {"drag Blend weight x y", "drag Blend weight x y: DX and DY must be numbers"}}) {
+        const test::ScriptRun run = run_script("kc_gui_script_error", "wait 1\n" + line + "\nquit\n");
+        EXPECT_EQ(run.result.exit_code, 2) << line << "\n" << run.result.output;
+        EXPECT_NE(run.result.output.find("script.txt:2: " + says), std::string::npos) << run.result.output;
+    }
+}
+
 } // namespace
 } // namespace kc

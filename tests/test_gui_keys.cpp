@@ -131,9 +131,10 @@ TEST(GuiKeys, TheEditorsTextComesBackAfterARestart) {
 
     const KeysRun second = run_keys("kc_keys_restore",
                                     "op user_kernel\nexpect restored your last session's kernel (" + autosave.string() +
-                                        ")\nstatus\nquit\n",
+                                        ")\nprint Kernel source\nquit\n",
                                     false);
     ASSERT_EQ(second.result.exit_code, 0) << second.result.output;
+    EXPECT_NE(second.result.output.find("// my edit"), std::string::npos) << second.result.output; // in the editor
     EXPECT_EQ(file_text(autosave), saved); // nothing edited since: the file is as it was
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstring>
 #include <string>
 
 #include "kernel_editor.h"
@@ -103,9 +104,11 @@ void code_box(KernelEditorState& k, float height) {
         k.compile_request = true;
     ui::record_last_item("Kernel source", k.source); // no visible label: scripts find the box by this name
     if (escape && k.source != before_escape) k.source = before_escape;
-    // The box is a child window (the last one this window began): its scroll moves the numbers.
+    // The box is a child window ("<window>/##source_<id>", the last this window began, unless the
+    // box was clipped away): its scroll moves the numbers.
     const ImVector<ImGuiWindow*>& children = ImGui::GetCurrentWindow()->DC.ChildWindows;
-    const float scroll_y = children.empty() ? 0.0f : children.back()->Scroll.y;
+    const bool box_began = !children.empty() && std::strstr(children.back()->Name, "/##source_");
+    const float scroll_y = box_began ? children.back()->Scroll.y : 0.0f;
     const ImVec2 box_min = ImGui::GetItemRectMin(), box_max = ImGui::GetItemRectMax();
     line_gutter(ImVec2(origin.x, box_min.y), ImVec2(box_min.x, box_max.y), scroll_y, lines, k.error_lines);
 }
@@ -163,9 +166,9 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
         wrapped(ImVec4(1.0f, 0.8f, 0.4f, 1.0f),
                 "Your kernel runs on a CUDA backend only: the CPU grid emulator cannot run CUDA code.");
     ui::TextWrapped("Write the whole kernel: extern \"C\" __global__ void paint(Pixel* out, int width, int height, "
-                       "const Pixel* a, const Pixel* b, float t), in which your threads find their pixel from "
-                       "blockIdx, blockDim and threadIdx and check the bounds. The Launch section's block and grid "
-                       "launch it; pixels no thread writes stay hatched.");
+                    "const Pixel* a, const Pixel* b, float t), in which your threads find their pixel from "
+                    "blockIdx, blockDim and threadIdx and check the bounds. The Launch section's block and grid "
+                    "launch it; pixels no thread writes stay hatched.");
     starters_and_files(k);
     answer_section(k);
 
@@ -192,7 +195,7 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     }
     ImGui::PushTextWrapPos(0.0f);
     ui::TextDisabled("A kernel that faults, or one that never ends (no frame for --watchdog seconds), closes "
-                        "kcanvas, saving your source first.");
+                     "kcanvas, saving your source first.");
     ImGui::PopTextWrapPos();
 }
 
@@ -209,7 +212,7 @@ void unsaved_kernel_dialog(UiState& s) {
     KernelEditorState& k = s.kernel;
     const std::string target = k.path[0] ? std::string(k.path.data()) : k.fallback_path;
     ui::TextWrapped("The kernel editor has changes that are not saved. Save them to %s before quitting?",
-                       target.c_str());
+                    target.c_str());
     if (k.save_failed) wrapped(kBad, k.file_message);
     if (ui::Button("Save")) k.save_request = std::string(k.path.data()), s.quit_after_save = true;
     ImGui::SameLine();

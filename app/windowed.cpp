@@ -360,7 +360,8 @@ int run_windowed(const Options& o) {
     start_kernel_editor(state.kernel, o, autosave_path);
     std::optional<Autosave> autosave;
     if (autosave_path) autosave.emplace(*autosave_path, state.kernel.source);
-    else show_autosave(state.kernel, AutosaveResult{false, "no autosave: neither XDG_DATA_HOME nor HOME is set"});
+    if (!autosave_path)
+        show_autosave(state.kernel, AutosaveResult{false, "no autosave: neither XDG_DATA_HOME nor HOME is set"});
     state.requested_backend = painter.backend();
     state.requested_present = painter.present();
     state.vsync = o.vsync;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <utility>
 
 namespace kc {
 
@@ -46,12 +47,17 @@ SplitSource split_trailing_comments(std::string_view source) {
                                          [](std::string_view l) { return trim_left(l).starts_with("//"); });
     if (first_trailing == 0 || !has_comment) return {std::string(source), {}};
     SplitSource split;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        std::string& part = i < first_trailing ? split.code : split.answer;
-        part.append(i < first_trailing ? lines[i] : without_comment_mark(lines[i])).push_back('\n');
+    for (std::size_t i = 0; i < first_trailing; ++i) split.code.append(lines[i]).push_back('\n');
+    // The comment's lines flow into paragraphs (the panel wraps them); "//" alone ends one.
+    std::string paragraph;
+    for (std::size_t i = first_trailing; i <= lines.size(); ++i) {
+        const std::string_view text = i < lines.size() ? without_comment_mark(lines[i]) : std::string_view();
+        if (!text.empty()) {
+            paragraph.append(paragraph.empty() ? "" : " ").append(text);
+        } else if (!paragraph.empty()) {
+            split.answer.append(split.answer.empty() ? "" : "\n\n").append(std::exchange(paragraph, {}));
+        }
     }
-    while (split.answer.starts_with('\n')) split.answer.erase(0, 1);
-    while (split.answer.ends_with("\n\n")) split.answer.pop_back();
     return split;
 }
 

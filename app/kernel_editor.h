@@ -11,8 +11,8 @@
 namespace kc {
 
 // A source split before its trailing block of comment lines (fix_me.cu's answer): `code` ends
-// with the last line that is not a comment; `answer` is that block without its "// " marks, empty
-// when there is none.
+// with the last line that is not a comment; `answer` is that block as prose, without its "//"
+// marks, its lines joined into paragraphs ("\n\n" between them); empty when there is none.
 struct SplitSource {
     std::string code, answer;
 };

@@ -6,6 +6,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -44,7 +45,9 @@ TEST(Starters, FixMeKeepsItsAnswerOutOfTheEditor) {
     EXPECT_EQ(k.source.find("Answer"), std::string::npos) << k.source;
     EXPECT_TRUE(k.source.ends_with("}\n")) << k.source;
     EXPECT_NE(k.answer.find("Answer: blockIdx.x * blockDim.x + threadIdx.x"), std::string::npos) << k.answer;
-    EXPECT_EQ(k.answer.find("//"), std::string::npos) << k.answer; // shown as prose
+    EXPECT_EQ(k.answer.find("//"), std::string::npos) << k.answer; // shown as prose, in two paragraphs
+    EXPECT_EQ(k.answer.find("\n\n"), k.answer.find("\nAnswer:") - 1) << k.answer;
+    EXPECT_EQ(std::count(k.answer.begin(), k.answer.end(), '\n'), 2) << k.answer;
     EXPECT_EQ(k.file_name, "fix_me.cu");
     EXPECT_FALSE(k.unsaved());
     EXPECT_TRUE(k.compile_request);
@@ -72,7 +75,7 @@ TEST(CompileLog, ErrorLinesAreTheEditorsOwn) {
 }
 
 class AutosaveTest : public ::testing::Test {
-  protected:
+protected:
     void SetUp() override {
         dir = fs::path(::testing::TempDir()) /
               ("kc_autosave_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));

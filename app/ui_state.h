@@ -15,46 +15,59 @@ namespace kc {
 
 // The user's kernel (op user_kernel): the editor's text and what the last compile said.
 struct KernelEditorState {
-    std::string source;                      // the editor's text
-    std::string file_name = "kernel.cu";     // names it in NVRTC's log: a starter's or a loaded file's name
-    std::array<char, 1024> path{};           // the panel's file field (Load / Save)
+    std::string source;                  // the editor's text
+    std::string saved_source;            // the text as last loaded or saved: edits since then are unsaved
+    std::string answer;                  // a starter's answer (fix_me.cu's end), behind "Show answer"
+    bool show_answer = false;
+    std::string file_name = "kernel.cu"; // names it in NVRTC's log: a starter's or a loaded file's name
+    std::array<char, 1024> path{};       // the panel's file field (Load / Save)
     std::optional<std::string> load_request; // read this .cu file into the editor (and compile) between frames
     std::optional<std::string> save_request; // write the editor's text to this file between frames
-    std::string file_message;                // what the last load or save did, or why it failed
-    bool compile_request = false;            // compile `source` between frames (Compile, Ctrl+Enter)
-    bool compiled_once = false;              // the op compiles by itself the first time it is shown
-    std::optional<bool> last_ok;             // the last compile's outcome; nullopt before the first
-    std::string log;                         // its NVRTC log, numbered as the editor's lines
-    std::string target;                      // "sm_90"
+    std::string file_message;            // what the last load or save did, or why it failed
+    bool save_failed = false;            // file_message says why the last save failed
+    std::string fallback_path;           // where Save goes with an empty file field (<data dir>/kernel.cu)
+    std::string autosave_message;        // what the last autosave did, or why it failed
+    bool autosave_failed = false;
+    bool compile_request = false;        // compile `source` between frames (Compile, Ctrl+Enter)
+    bool compiled_once = false;          // the op compiles by itself the first time it is shown
+    std::optional<bool> last_ok;         // the last compile's outcome; nullopt before the first
+    std::string log;                     // its NVRTC log, numbered as the editor's lines
+    std::vector<int> error_lines;        // the editor's lines the log reports errors on
+    std::string target;                  // "sm_90"
     double compile_ms = 0.0;
-    bool own_window = false; // edit in a window of its own, wider than the panel
+    bool own_window = false;             // edit in a window of its own, wider than the panel
+
+    bool unsaved() const { return source != saved_source; }
 };
 
 struct UiState {
-    PaintJob job;         // op, params (incl. the canvas size), launch, view
-    int edit_width = 800; // the size fields; applied between frames when apply_size
+    PaintJob job;                      // op, params (incl. the canvas size), launch, view
+    int edit_width = 800;              // the size fields; applied between frames when apply_size
     int edit_height = 800;
     bool apply_size = false;
     Backend requested_backend = Backend::Cpu;
     Present requested_present = Present::Surface;
     bool vsync = true;
-    bool quit = false;
-    std::optional<std::string> refusal;    // why the last paint was refused; the old picture stays
-    std::string error;                     // a CUDA/GL error from the last frame
-    std::string message;                   // one-line feedback (e.g. "saved foo.png")
+    bool quit = false;                  // leave the frame loop now
+    bool quit_request = false;          // the window's close button or Ctrl+Q: quit, asking first about unsaved edits
+    bool unsaved_dialog = false;        // the "Unsaved kernel" dialog is open
+    bool quit_after_save = false;       // its Save was pressed: quit once the kernel is saved
+    std::optional<std::string> refusal; // why the last paint was refused; the old picture stays
+    std::string error;                  // a CUDA/GL error from the last frame
+    std::string message;                // one-line feedback (e.g. "saved foo.png")
     TeachState teach;                      // inspector, overlays, step mode (teach_panel.h)
     bool tune_request = false;             // sweep block shapes for the current op, apply the fastest
     std::vector<BlockTiming> tune_results; // fastest first, from the last sweep
 
-    SourceImages sources;                                   // input images A and B, fitted to the canvas
-    std::array<std::array<char, 1024>, 2> image_path{};     // the panel's path fields
+    SourceImages sources;                      // input images A and B, fitted to the canvas
+    std::array<std::array<char, 1024>, 2> image_path{}; // the panel's path fields
     std::array<std::optional<std::string>, 2> load_request; // load this file into A / B between frames
     std::array<bool, 2> clear_request{};
-    bool fit_canvas_to_image = false;       // resize the canvas to image A's size
-    bool save_request = false;              // save the canvas as <op>-<time>.png (panel, F12)
-    bool both_variants = true;              // two-variant ops: run both kernels, times side by side
-    std::array<std::string, 2> image_error; // per slot: why its last load failed; the old image stays
-    KernelEditorState kernel;               // the user's kernel
+    bool fit_canvas_to_image = false;          // resize the canvas to image A's size
+    bool save_request = false;                 // save the canvas as <op>-<time>.png (panel, F12)
+    bool both_variants = true;                 // two-variant ops: run both kernels, times side by side
+    std::array<std::string, 2> image_error;    // per slot: why its last load failed; the old image stays
+    KernelEditorState kernel;                  // the user's kernel
     // A kernel faulted and CUDA cannot go on: the panel shows this until the user quits (exit 1).
     std::string fatal;
 };

@@ -10,6 +10,7 @@
 #include "registry.h"
 #include "widgets.h"
 #include "teach_panel.h"
+#include "tune_panel.h"
 #include "thread_of_pixel.h"
 
 namespace kc {
@@ -298,31 +299,6 @@ void backend_section(UiState& s, const PanelContext& ctx) {
         }
 }
 
-void tune_section(UiState& s) {
-    const bool custom = op_registry()[s.job.op].custom;
-    if (custom) ImGui::BeginDisabled();
-    if (ui::Button("Find the fastest block")) s.tune_request = true;
-    if (custom) ImGui::EndDisabled();
-    help_marker("Times the current op with every block shape of 32..1024 threads (powers of two) and the "
-                "tutorial's 50x20, auto grid, the 2d mapping (columns stays columns); applies the fastest. The same as "
-                "`kcanvas bench --sweep-blocks`.");
-    if (s.tune_results.empty()) return;
-    if (ImGui::BeginTable("tune", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                          ImVec2(0, 160))) {
-        ImGui::TableSetupColumn("block");
-        ImGui::TableSetupColumn("kernel us (median)");
-        ImGui::TableHeadersRow();
-        for (const BlockTiming& r : s.tune_results) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::Text("%d x %d", r.block.x, r.block.y);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.2f", r.median_us);
-        }
-        ImGui::EndTable();
-    }
-}
-
 } // namespace
 
 float draw_panel(UiState& s, const PanelContext& ctx) {
@@ -338,6 +314,7 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
         histogram_section(ctx);
     if (ui::CollapsingHeader("Launch", op_registry()[s.job.op].custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
         launch_section(s);
+    if (ui::CollapsingHeader("Tune the block", ImGuiTreeNodeFlags_DefaultOpen)) tune_section(s, ctx);
     if (s.refusal) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Launch refused: %s", s.refusal->c_str());
@@ -351,7 +328,6 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     }
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
-    if (ui::CollapsingHeader("Tune the block")) tune_section(s);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

@@ -29,11 +29,22 @@ void help_marker(const char* text) {
     }
 }
 
+// The Julia set is centred on 0, the Mandelbrot set on -0.5 (as --op gives them): a switch
+// between the two recentres the view instead of showing one off-centre in the other's place.
+void select_op(PaintJob& job, const OpInfo& op) {
+    const bool was_julia = (op_registry()[job.op].uses & kUsesJulia) != 0, is_julia = (op.uses & kUsesJulia) != 0;
+    if ((op.uses & kUsesFractal) && was_julia != is_julia) {
+        job.params.center_x = is_julia ? 0.0 : -0.5;
+        job.params.center_y = 0.0;
+    }
+    job.op = op.index;
+}
+
 void operation_section(UiState& s, const PanelContext& ctx) {
     const auto ops = op_registry();
     if (ui::BeginCombo("Operation", std::string(ops[s.job.op].title).c_str())) {
         for (const OpInfo& op : ops)
-            if (ui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) s.job.op = op.index;
+            if (ui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) select_op(s.job, op);
         ImGui::EndCombo();
     }
     const OpInfo& op = ops[s.job.op];

@@ -32,12 +32,12 @@ void start_button(UiState& s) {
     if (ui::Button("Find the fastest block")) s.tune.start = true;
     if (op.custom) ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::TextDisabled("(?)");
+    ui::TextDisabled("(?)");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Times the current op with every block shape of 32..1024 threads (powers of two) and the\n"
                           "tutorial's 50x20: auto grid, the 2d mapping (columns stays columns), a few frames'\n"
                           "worth of work per frame. The same as `kcanvas bench --sweep-blocks`.");
-    if (op.custom) ImGui::TextDisabled("This op launches its own 16x16 blocks: nothing to tune.");
+    if (op.custom) ui::TextDisabled("This op launches its own 16x16 blocks: nothing to tune.");
 }
 
 void progress_row(UiState& s, const BlockSweep& sweep) {
@@ -60,10 +60,10 @@ void measured_line(const BlockSweep& sweep) {
                     op.user_code ? "own indexing" : mapping_name(j.launch.mapping), backend_name(sweep.backend()));
     if (sweep.cancelled())
         what += fmt::format(": cancelled at {} / {} shapes", sweep.shapes_done(), sweep.shape_count());
-    ImGui::TextDisabled("%s", what.c_str());
+    ui::TextDisabled("%s", what.c_str());
     if (sweep.backend() == Backend::Cpu) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
-        ImGui::TextWrapped("%s", kCpuTimingsWarning);
+        ui::TextWrapped("%s", kCpuTimingsWarning);
         ImGui::PopStyleColor();
     }
 }
@@ -84,10 +84,10 @@ void best_and_apply(UiState& s, const BlockSweep& sweep) {
     if (!sweep.running() && ui::Button(fmt::format("Apply block {}", shape_name(best.block)).c_str()))
         apply_block(s, sweep);
     if (!sweep.running()) ImGui::SameLine();
-    ImGui::Text("fastest %s: %.2f us", shape_name(best.block).c_str(), best.median_us);
+    ui::Text("fastest %s: %.2f us", shape_name(best.block).c_str(), best.median_us);
     if (const auto tutorial = timing_of(sweep, {50, 20, 1}))
-        ImGui::TextDisabled("the tutorial's 50x20: %.2f us, %.2fx the fastest", tutorial->median_us,
-                            tutorial->median_us / std::max(1e-9, best.median_us));
+        ui::TextDisabled("the tutorial's 50x20: %.2f us, %.2fx the fastest", tutorial->median_us,
+                         tutorial->median_us / std::max(1e-9, best.median_us));
 }
 
 constexpr double kRedRatio = 3.0; // this many times the fastest, or more, is red
@@ -109,11 +109,13 @@ std::string axis_label(int v) { return v >= 1024 ? "1k" : std::to_string(v); }
 
 void heat_cell_tooltip(const BlockSweep& sweep, const Dim3& block, const std::optional<BlockTiming>& t) {
     const double best = sweep.fastest_first().front().median_us;
+    ImGui::BeginTooltip();
     if (t)
-        ImGui::SetTooltip("block %d x %d (%d threads): %.2f us median, %.2fx the fastest", block.x, block.y,
-                          block.x * block.y, t->median_us, t->median_us / std::max(1e-9, best));
+        ui::Text("block %d x %d (%d threads): %.2f us median, %.2fx the fastest", block.x, block.y, block.x * block.y,
+                 t->median_us, t->median_us / std::max(1e-9, best));
     else
-        ImGui::SetTooltip("block %d x %d: %s", block.x, block.y, sweep.running() ? "not measured yet" : "not measured");
+        ui::Text("block %d x %d: %s", block.x, block.y, sweep.running() ? "not measured yet" : "not measured");
+    ImGui::EndTooltip();
 }
 
 // Block x across, block y down, powers of two; only 32..1024 threads are candidates.
@@ -160,9 +162,9 @@ void heatmap(const BlockSweep& sweep) {
         }
     ImGui::SetCursorScreenPos(ImVec2(origin.x, grid.y + kHeatSides * cell + style.ItemSpacing.y));
     ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("median kernel time: green fastest, red slowest (or %.0fx the fastest); white: the fastest. "
-                       "Hover a cell for its figure.",
-                       kRedRatio);
+    ui::TextWrapped("median kernel time: green fastest, red slowest (or %.0fx the fastest); white: the fastest. "
+                    "Hover a cell for its figure.",
+                    kRedRatio);
     ImGui::PopStyleColor();
 }
 
@@ -179,11 +181,11 @@ void results_table(const BlockSweep& sweep) {
     for (const BlockTiming& r : results) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::Text("%d x %d%s", r.block.x, r.block.y, is_tutorial(r.block) ? " (tutorial)" : "");
+        ui::Text("%d x %d%s", r.block.x, r.block.y, is_tutorial(r.block) ? " (tutorial)" : "");
         ImGui::TableNextColumn();
-        ImGui::Text("%.2f", r.median_us);
+        ui::Text("%.2f", r.median_us);
         ImGui::TableNextColumn();
-        ImGui::Text("%.2f", r.median_us / std::max(1e-9, best));
+        ui::Text("%.2f", r.median_us / std::max(1e-9, best));
     }
     ImGui::EndTable();
 }
@@ -199,7 +201,7 @@ void tune_section(UiState& s, const PanelContext& ctx) {
     if (!sweep) return;
     measured_line(*sweep);
     if (sweep->fastest_first().empty()) {
-        if (!sweep->running()) ImGui::TextColored(kWarn, "no block shape could run");
+        if (!sweep->running()) ui::TextColored(kWarn, "no block shape could run");
         return;
     }
     best_and_apply(s, *sweep);

@@ -46,6 +46,7 @@ public:
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
+        ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; // Esc closes popups, Tab moves between fields
         ImGui::StyleColorsDark();
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -360,6 +361,7 @@ int run_windowed(const Options& o) {
         const auto t_panel = Clock::now();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        if (script) script->feed_input(window.handle());
         ImGui::NewFrame();
         if (widget_log()) widget_log()->begin_frame();
         const float panel_width = draw_panel(state, {painter, frame_ms, breakdown, sweep ? &*sweep : nullptr});

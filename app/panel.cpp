@@ -325,7 +325,6 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
         histogram_section(ctx);
     if (ui::CollapsingHeader("Launch", op_registry()[s.job.op].custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
         launch_section(s);
-    if (ui::CollapsingHeader("Tune the block", ImGuiTreeNodeFlags_DefaultOpen)) tune_section(s, ctx);
     if (s.refusal) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Launch refused: %s", s.refusal->c_str());
@@ -339,6 +338,7 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     }
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
+    if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

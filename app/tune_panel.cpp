@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <optional>
+#include <utility>
 
 #include "registry.h"
 #include "widgets.h"
@@ -60,6 +61,8 @@ void measured_line(const BlockSweep& sweep) {
                     op.user_code ? "own indexing" : mapping_name(j.launch.mapping), backend_name(sweep.backend()));
     if (sweep.cancelled())
         what += fmt::format(": cancelled at {} / {} shapes", sweep.shapes_done(), sweep.shape_count());
+    else if (!sweep.running())
+        what += fmt::format(": all {} shapes tried", sweep.shape_count());
     ui::TextDisabled("%s", what.c_str());
     if (sweep.backend() == Backend::Cpu) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
@@ -123,8 +126,12 @@ void heatmap(const BlockSweep& sweep) {
     const auto& results = sweep.fastest_first();
     const double best = results.front().median_us;
     double worst = best;
+    std::optional<Dim3> fastest_shown; // the tutorial's 50x20 has no cell
     for (const BlockTiming& r : results)
-        if (!is_tutorial(r.block)) worst = std::max(worst, r.median_us);
+        if (!is_tutorial(r.block)) {
+            worst = std::max(worst, r.median_us);
+            if (!fastest_shown) fastest_shown = r.block;
+        }
     const ImGuiStyle& style = ImGui::GetStyle();
     const float label_w = ImGui::CalcTextSize("1024").x + style.ItemInnerSpacing.x;
     const float cell = std::floor(std::clamp((ImGui::GetContentRegionAvail().x - label_w) / kHeatSides, 12.0f, 30.0f));
@@ -152,7 +159,7 @@ void heatmap(const BlockSweep& sweep) {
             ui::InvisibleButton(fmt::format("block {}##heat", shape_name(block)).c_str(), ImVec2(cell - 1, cell - 1));
             const auto t = timing_of(sweep, block);
             d->AddRectFilled(a, b, t ? time_colour(t->median_us, best, worst) : IM_COL32(60, 60, 66, 255));
-            if (t && t->block.x == results.front().block.x && t->block.y == results.front().block.y) {
+            if (fastest_shown && fastest_shown->x == block.x && fastest_shown->y == block.y) {
                 d->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), IM_COL32(255, 255, 255, 255), 0, 0,
                            2.5f);
                 d->AddCircleFilled(ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2), cell * 0.15f,
@@ -162,9 +169,10 @@ void heatmap(const BlockSweep& sweep) {
         }
     ImGui::SetCursorScreenPos(ImVec2(origin.x, grid.y + kHeatSides * cell + style.ItemSpacing.y));
     ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
-    ui::TextWrapped("median kernel time: green fastest, red slowest (or %.0fx the fastest); white: the fastest. "
-                    "Hover a cell for its figure.",
-                    kRedRatio);
+    ui::TextWrapped(
+        "median kernel time: green fastest, red slowest (or %.0fx the fastest); white: the fastest of them. "
+        "Hover a cell for its figure.",
+        kRedRatio);
     ImGui::PopStyleColor();
 }
 
@@ -181,7 +189,7 @@ void results_table(const BlockSweep& sweep) {
     for (const BlockTiming& r : results) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ui::Text("%d x %d%s", r.block.x, r.block.y, is_tutorial(r.block) ? " (tutorial)" : "");
+        ui::Text("%dx%d%s", r.block.x, r.block.y, is_tutorial(r.block) ? " (tutorial)" : "");
         ImGui::TableNextColumn();
         ui::Text("%.2f", r.median_us);
         ImGui::TableNextColumn();
@@ -199,6 +207,8 @@ void tune_section(UiState& s, const PanelContext& ctx) {
     else
         start_button(s);
     if (!sweep) return;
+    // Where a person looks when the sweep ends: the figures, the Apply button just below.
+    if (std::exchange(s.tune_ended, false)) ImGui::SetScrollHereY(0.1f);
     measured_line(*sweep);
     if (sweep->fastest_first().empty()) {
         if (!sweep->running()) ui::TextColored(kWarn, "no block shape could run");

@@ -50,6 +50,7 @@ struct UiState {
     std::string message;                // one-line feedback (e.g. "saved foo.png")
     TeachState teach;                      // inspector, overlays, step mode (teach_panel.h)
     TuneRequests tune;                     // the block tuner's buttons (the sweep runs in the frame loop)
+    bool tune_ended = false;               // a sweep just ended: the panel scrolls its results into view once
 
     SourceImages sources;                      // input images A and B, fitted to the canvas
     std::array<std::array<char, 1024>, 2> image_path{}; // the panel's path fields

@@ -242,17 +242,22 @@ bool advance_tuner(UiState& s, std::optional<BlockSweep>& sweep, FramePainter& p
     if (measured.op != s.job.op || measured.params.width != canvas.width() ||
         measured.params.height != canvas.height() || sweep->backend() != painter.backend()) {
         sweep->cancel();
+        s.tune_ended = true;
         s.message = "tuning cancelled: the op, the canvas size or the backend changed";
         return false;
     }
     if (t.cancel) {
         sweep->cancel();
+        s.tune_ended = true;
         s.message = fmt::format("tuning cancelled after {} / {} shapes; the block stays {}", sweep->shapes_done(),
                                 sweep->shape_count(), to_string(s.job.launch.block));
         return false;
     }
     try {
-        if (!sweep->step(kSlice)) s.message = tuner_done_message(*sweep);
+        if (!sweep->step(kSlice)) {
+            s.message = tuner_done_message(*sweep);
+            s.tune_ended = true;
+        }
     } catch (...) {
         sweep->cancel(); // the frame loop reports the error
         throw;

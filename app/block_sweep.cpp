@@ -63,9 +63,14 @@ void BlockSweep::finish_shape(bool refused) {
 
 void BlockSweep::cancel() {
     if (finished_) return;
-    glFinish();
-    painter_.collect_timings(true); // the shape in progress is dropped
     cancelled_ = true;
+    try {
+        glFinish();
+        painter_.collect_timings(true); // the shape in progress is dropped
+    } catch (...) {
+        end(); // stopped even so: a failing painter must not be swept again next frame
+        throw;
+    }
     end();
 }
 

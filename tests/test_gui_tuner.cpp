@@ -59,7 +59,7 @@ TEST(GuiTuner, TheSweepRunsAcrossFramesAndCancelKeepsTheBlock) {
                                "screenshot {dir}/during1.png\nwait 4\n"
                                "print Tuning progress\n"
                                "screenshot {dir}/during2.png\n"
-                               "click Cancel\nwait 3\nstatus\n"
+                               "click Cancel\nexpect cancelled at\nstatus\n"
                                "wait 5\nstatus\n"
                                "print Block x, y\n"
                                "save {dir}/after.png\nquit\n");
@@ -90,14 +90,15 @@ TEST(GuiTuner, TheSweepRunsAcrossFramesAndCancelKeepsTheBlock) {
 // launches with the fastest shape (and an auto grid), and the canvas shows it.
 TEST(GuiTuner, AFinishedSweepShowsItsFiguresAndApplyLaunchesTheFastest) {
     KC_SKIP_WITHOUT_DISPLAY();
-    const std::string script = fmt::format(
-        "size 320x200\nblock 24x8\nview warp\nwait 3\n"
-        "click Tune the block\nwheel -10 190,400\nclick Find the fastest block\nwait {}\nexpect {}\nstatus\n"
-        "expect {}\nexpect the tutorial's 50x20\n"
-        "hover block 32x8\nexpect block 32 x 8 (256 threads)\n"
-        "screenshot {{dir}}/results.png\n"
-        "click Apply block\nwait 3\nstatus\nprint Block x, y\nsave {{dir}}/applied.png\nquit\n",
-        2 * sweep_candidates().size(), test::sweep_done_text(), kCpuTimingsWarning);
+    const std::string script =
+        fmt::format("size 320x200\nblock 24x8\nview warp\nwait 3\n"
+                    "click Tune the block\nwheel -10 190,400\nclick Find the fastest block\nwait {}\nexpect "
+                    "{}\nstatus\nsave {{dir}}/done.png\n"
+                    "expect {}\nexpect the tutorial's 50x20\n"
+                    "hover block 32x8\nexpect block 32 x 8 (256 threads)\n"
+                    "screenshot {{dir}}/results.png\n"
+                    "click Apply block\nwait 3\nstatus\nprint Block x, y\nsave {{dir}}/applied.png\nquit\n",
+                    2 * sweep_candidates().size(), test::sweep_done_text(), kCpuTimingsWarning);
     const test::ScriptRun run = run_script("kc_gui_tuner_apply", script);
     const std::string& out = run.result.output;
     ASSERT_EQ(run.result.exit_code, 0) << out;
@@ -108,6 +109,9 @@ TEST(GuiTuner, AFinishedSweepShowsItsFiguresAndApplyLaunchesTheFastest) {
     const std::string rows = out.substr(at, out.find('\n', at) - at);
     EXPECT_NE(rows.find(" 50x20 "), std::string::npos) << rows;
     EXPECT_NE(rows.find(" 32x8 "), std::string::npos) << rows;
+
+    // Done, not applied: the canvas shows the op with its own block again.
+    EXPECT_TRUE(test::load_png(run.dir + "/done.png").pixels == warp_picture({24, 8, 1}));
 
     const auto applied = test::applied_block(out);
     ASSERT_TRUE(applied) << out;

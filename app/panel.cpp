@@ -343,6 +343,7 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     ImGui::End();
+    unsaved_kernel_dialog(s);
     kernel_fault_dialog(s);
     return pos.x < 8.0f ? pos.x + size.x : 0.0f;
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kernel_editor.h"
 #include "registry.h"
 #include "user_kernel.h"
 
@@ -286,9 +287,7 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
         } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
             const StarterKernel* starter = find_starter(c.arg);
             if (!starter) throw bad("unknown starter");
-            s.kernel.source = std::string(starter->source);
-            s.kernel.file_name = c.arg + ".cu";
-            s.kernel.compile_request = true;
+            load_starter(s.kernel, *starter);
         } else if (c.verb == "source") { // source TEXT: append a line to the editor ("source -" empties it)
             if (c.arg == "-")
                 s.kernel.source.clear();

@@ -29,7 +29,7 @@ std::vector<Dim3> sweep_candidates();
 // Blocks the device refuses are skipped. The painter's timings are its own again once the sweep
 // ends or is cancelled; the canvas holds the last shape's picture until the next paint.
 class BlockSweep {
-  public:
+public:
     using Budget = std::chrono::steady_clock::duration;
     // `painter`, `canvas` and `sources` (optional input images) must outlive the sweep.
     BlockSweep(FramePainter& painter, Canvas& canvas, PaintJob job, int reps, const SourceImages* sources = nullptr);
@@ -49,7 +49,7 @@ class BlockSweep {
     const PaintJob& job() const { return job_; }
     Backend backend() const { return backend_; }
 
-  private:
+private:
     void finish_shape(bool refused);
     void end();
 

@@ -322,8 +322,8 @@ bool advance_tuner(UiState& s, std::optional<BlockSweep>& sweep, FramePainter& p
     if (t.cancel) {
         sweep->cancel();
         s.tune_ended = true;
-        s.message = fmt::format("tuning cancelled after {} / {} shapes; the block stays {}", sweep->shapes_done(),
-                                sweep->shape_count(), to_string(s.job.launch.block));
+        s.message = fmt::format("tuning cancelled after {} / {} shapes; the block stays {}x{}", sweep->shapes_done(),
+                                sweep->shape_count(), s.job.launch.block.x, s.job.launch.block.y);
         return false;
     }
     try {

@@ -11,6 +11,7 @@
 #include "panel_text.h"
 #include "registry.h"
 #include "teach_panel.h"
+#include "tune_panel.h"
 #include "thread_of_pixel.h"
 #include "widgets.h"
 
@@ -430,35 +431,6 @@ void backend_section(UiState& s, const PanelContext& ctx) {
     backend_availability(p);
 }
 
-void tune_section(UiState& s) {
-    if (op_registry()[s.job.op].custom) {
-        ImGui::BeginDisabled();
-        ui::Button("Find the fastest block");
-        ImGui::EndDisabled();
-        wrapped_disabled("This op's own kernels have a fixed block: nothing to tune.");
-        return;
-    }
-    if (ui::Button("Find the fastest block")) s.tune_request = true;
-    help_marker("Times the current op with every block shape of 32 to 1024 threads (powers of two) and the "
-                "tutorial's 50x20, auto grid, the 2d mapping (columns stays columns); applies the fastest. The same as "
-                "`kcanvas bench --sweep-blocks`.");
-    if (s.tune_results.empty()) return;
-    if (ImGui::BeginTable("tune", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                          ImVec2(0, 160))) {
-        ImGui::TableSetupColumn("block");
-        ImGui::TableSetupColumn("kernel us (median)");
-        ImGui::TableHeadersRow();
-        for (const BlockTiming& r : s.tune_results) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ui::Text("%d x %d", r.block.x, r.block.y);
-            ImGui::TableNextColumn();
-            ui::Text("%.2f", r.median_us);
-        }
-        ImGui::EndTable();
-    }
-}
-
 } // namespace
 
 float draw_panel(UiState& s, const PanelContext& ctx) {
@@ -483,7 +455,7 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     if (!s.error.empty()) wrapped_text(kErrorColour, "Error: " + s.error);
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
-    if (ui::CollapsingHeader("Tune the block")) tune_section(s);
+    if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
     if (!s.message.empty()) wrapped(s.message);
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

@@ -1,5 +1,6 @@
 #pragma once
 // The Dear ImGui control panel: reads and edits UiState, shows the painter's timings.
+#include "block_sweep.h"
 #include "frame_painter.h"
 #include "ui_state.h"
 
@@ -14,6 +15,7 @@ struct PanelContext {
     const FramePainter& painter;
     double frame_ms; // wall time of the last whole frame
     const FrameBreakdown& breakdown;
+    const BlockSweep* sweep = nullptr; // the block tuner's running or last sweep
 };
 
 // Draws the panel; returns its width in pixels when it is docked at the window's left edge, 0

@@ -93,12 +93,17 @@ std::optional<ImVec2> UiScript::target_point(const Command& c, const std::string
         fail(c, found.error);
     }
     const WidgetRecord& w = *found.widget;
-    if (w.visible) return w.target;
+    // A control at the very edge of its panel is half hidden, and its window's resize border
+    // takes the click there: a person scrolls it in first, and so does the script.
+    const float margin = std::min(8.0f, (w.clip_max.y - w.clip_min.y) / 4);
+    const bool clear_of_edges = w.target.y >= w.clip_min.y + margin && w.target.y <= w.clip_max.y - margin;
+    if (w.visible && (clear_of_edges || w.in_popup)) return w.target;
     if (w.window.empty() || w.clip_max.y <= w.clip_min.y) fail(c, "it is not on screen");
+    if (w.visible && retries_ > kPatience / 2) return w.target; // the panel cannot scroll further
     // Scrolled out of its panel: turn the wheel over the panel, as a person would.
     const ImVec2 over((w.clip_min.x + w.clip_max.x) * 0.5f, (w.clip_min.y + w.clip_max.y) * 0.5f);
     input_.move_to(over);
-    input_.wheel(w.target.y > w.clip_max.y ? -1.0f : 1.0f);
+    input_.wheel(w.target.y > (w.clip_min.y + w.clip_max.y) / 2 ? -1.0f : 1.0f);
     return std::nullopt;
 }
 
@@ -288,6 +293,7 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
             const KernelEditorState& k = s.kernel;
             if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
             if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);
+            if (hooks.tuner_status) fmt::print("{}", hooks.tuner_status());
         } else if (c.verb == "kernel") { // kernel FILE.cu: load into the editor and compile, as the panel's Load
             s.kernel.load_request = c.arg;
         } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
@@ -305,7 +311,7 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
             if (c.arg != "window" && c.arg != "panel") throw bad("editor must be window or panel");
             s.kernel.own_window = c.arg == "window";
         } else if (c.verb == "tune") {
-            s.tune_request = true;
+            s.tune.start = true;
         } else if (c.verb == "quit") {
             s.quit = true;
         } else {

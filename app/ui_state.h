@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "bench.h"
 #include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
@@ -40,6 +39,13 @@ struct KernelEditorState {
     bool unsaved() const { return source != saved_source; }
 };
 
+// The panel's "Find the fastest block" and "Cancel", done between frames. Applying a result is
+// an edit of the launch, made by the panel itself.
+struct TuneRequests {
+    bool start = false;
+    bool cancel = false;
+};
+
 struct UiState {
     PaintJob job;                      // op, params (incl. the canvas size), launch, view
     int edit_width = 800;              // the size fields; applied between frames when apply_size
@@ -56,8 +62,8 @@ struct UiState {
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")
     TeachState teach;                      // inspector, overlays, step mode (teach_panel.h)
-    bool tune_request = false;             // sweep block shapes for the current op, apply the fastest
-    std::vector<BlockTiming> tune_results; // fastest first, from the last sweep
+    TuneRequests tune;                     // the block tuner's buttons (the sweep runs in the frame loop)
+    bool tune_ended = false;               // a sweep just ended: the panel scrolls its results into view once
 
     SourceImages sources;                      // input images A and B, fitted to the canvas
     std::array<std::array<char, 1024>, 2> image_path{}; // the panel's path fields

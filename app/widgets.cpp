@@ -67,6 +67,12 @@ bool SmallButton(const char* label) {
     return pressed;
 }
 
+bool InvisibleButton(const char* str_id, const ImVec2& size, ImGuiButtonFlags flags) {
+    const bool pressed = ImGui::InvisibleButton(str_id, size, flags);
+    record_item(str_id, {});
+    return pressed;
+}
+
 bool Checkbox(const char* label, bool* v) {
     const bool changed = ImGui::Checkbox(label, v);
     record_item(label, *v ? "on" : "off");

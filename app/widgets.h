@@ -58,6 +58,7 @@ namespace ui {
 
 bool Button(const char* label, const ImVec2& size = ImVec2(0, 0));
 bool SmallButton(const char* label);
+bool InvisibleButton(const char* str_id, const ImVec2& size, ImGuiButtonFlags flags = 0);
 bool Checkbox(const char* label, bool* v);
 bool RadioButton(const char* label, bool active);
 bool RadioButton(const char* label, int* v, int v_button);

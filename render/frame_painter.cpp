@@ -8,8 +8,8 @@
 
 #include "cpu_emulator.h"
 #include "named.h"
-#include "registry.h"
 #include "writer_record.h"
+#include "registry.h"
 
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
@@ -30,12 +30,9 @@ double micros_since(Clock::time_point t0) {
 
 std::string_view backend_name(Backend b) {
     switch (b) {
-    case Backend::CudaInterop:
-        return "cuda-interop";
-    case Backend::CudaStaged:
-        return "cuda-staged";
-    case Backend::Cpu:
-        return "cpu";
+    case Backend::CudaInterop: return "cuda-interop";
+    case Backend::CudaStaged: return "cuda-staged";
+    case Backend::Cpu: return "cpu";
     }
     return "?";
 }
@@ -44,12 +41,9 @@ std::optional<Backend> parse_backend(std::string_view name) { return find_by_nam
 
 std::string_view present_name(Present p) {
     switch (p) {
-    case Present::PixelBuffer:
-        return "pbo";
-    case Present::Texture:
-        return "texture";
-    case Present::Surface:
-        return "surface";
+    case Present::PixelBuffer: return "pbo";
+    case Present::Texture: return "texture";
+    case Present::Surface: return "surface";
     }
     return "?";
 }
@@ -80,8 +74,8 @@ struct FramePainter::CudaState {
     PinnedBuffer<std::uint32_t> host_bins{2 * kHistogramBins}; // histogram read-back, both variants
     CudaEvent bins_ready = CudaEvent::create();
     bool bins_pending = false;
-    int bins_variant = 0;   // the variant shown
-    bool bins_both = false; // both variants ran: compare them
+    int bins_variant = 0;         // the variant shown
+    bool bins_both = false;       // both variants ran: compare them
 
     explicit CudaState(int device) : info(query_device(device)) {}
 };
@@ -203,11 +197,6 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
     return paint_on_cuda(frame, canvas);
 }
 
-bool FramePainter::has_cuda_backend() const {
-    return why_not_[static_cast<int>(Backend::CudaInterop)].empty() ||
-           why_not_[static_cast<int>(Backend::CudaStaged)].empty();
-}
-
 // What to do about the cpu backend refusing the user's kernel: only backends that work here.
 std::string FramePainter::user_code_advice() const {
     std::string usable;
@@ -277,9 +266,7 @@ KernelCompile FramePainter::compile_user_kernel(std::string_view source, std::st
 
 bool FramePainter::has_user_kernel() const { return cuda_ && cuda_->user_kernel.has_value(); }
 #else
-std::optional<std::string> FramePainter::paint_on_cuda(const Frame&, Canvas&) {
-    return "this kcanvas was built without CUDA";
-}
+std::optional<std::string> FramePainter::paint_on_cuda(const Frame&, Canvas&) { return "this kcanvas was built without CUDA"; }
 
 KernelCompile FramePainter::compile_user_kernel(std::string_view, std::string_view) {
     KernelCompile failed;
@@ -296,8 +283,7 @@ void FramePainter::timed_upload(const std::function<void()>& upload) {
     if (timed) upload_timer_.end();
 }
 
-std::optional<std::string> FramePainter::attach_sources(const SourceImages& sources, const Canvas& canvas,
-                                                        PaintJob& run) {
+std::optional<std::string> FramePainter::attach_sources(const SourceImages& sources, const Canvas& canvas, PaintJob& run) {
     if (backend_ == Backend::Cpu) {
         run.params.src_a = sources.fitted(0);
         run.params.src_b = sources.fitted(1);
@@ -315,8 +301,8 @@ std::optional<std::string> FramePainter::attach_sources(const SourceImages& sour
                 c.sources[slot] = DeviceBuffer<Pixel>();
                 if (!sources.fitted(slot)) continue;
                 c.sources[slot] = DeviceBuffer<Pixel>(canvas.pixel_count());
-                KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.sources[slot].data(), sources.fitted(slot),
-                                                    c.sources[slot].bytes(), cudaMemcpyHostToDevice, c.stream.get()));
+                KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.sources[slot].data(), sources.fitted(slot), c.sources[slot].bytes(),
+                                                    cudaMemcpyHostToDevice, c.stream.get()));
             }
             KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host copy may change after this
             c.sources_generation = sources.generation();
@@ -360,8 +346,7 @@ void FramePainter::launch_kernels(const Frame& f, Pixel* out, const Canvas& canv
         for (int v = 0; v < 2; ++v)
             if (c.workspace.bins[v].size() == kHistogramBins && (f.two_variants || v == run.params.variant))
                 KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_bins.data() + v * kHistogramBins, c.workspace.bins[v].data(),
-                                                    c.workspace.bins[v].bytes(), cudaMemcpyDeviceToHost,
-                                                    c.stream.get()));
+                                                    c.workspace.bins[v].bytes(), cudaMemcpyDeviceToHost, c.stream.get()));
         KC_CUDA_CHECK_THROW(cudaEventRecord(c.bins_ready.get(), c.stream.get()));
         c.bins_pending = true, c.bins_variant = run.params.variant, c.bins_both = f.two_variants;
     }
@@ -409,8 +394,7 @@ void FramePainter::present_through_texture(const Frame& f, Canvas& canvas) {
             KC_CUDA_CHECK_THROW(cudaMemcpy2DToArrayAsync(mapped.array(), 0, 0, c.device_pixels.data(), row, row,
                                                          canvas.height(), cudaMemcpyDeviceToDevice, c.stream.get()));
         } else {
-            cuda_copy_to_surface(c.device_pixels.data(), canvas.width(), canvas.height(), mapped.surface(),
-                                 c.stream.get());
+            cuda_copy_to_surface(c.device_pixels.data(), canvas.width(), canvas.height(), mapped.surface(), c.stream.get());
         }
         if (timed) c.copy_timer.end(c.stream.get());
         t_unmap = Clock::now();
@@ -464,6 +448,7 @@ const DeviceInfo* FramePainter::device_info() const {
 #endif
     return nullptr;
 }
+
 
 void FramePainter::collect_timings(bool wait) {
 #ifdef KC_HAVE_CUDA

@@ -5,10 +5,10 @@
 //                 (the tutorials' host round trip; works where interop registration fails)
 //   cpu           the grid emulator runs the same thread bodies on the CPU, then uploaded
 #include <array>
+#include <stdexcept>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -47,10 +47,7 @@ std::optional<Present> parse_present(std::string_view name);
 struct StageTimes {
     TimingStats map, kernel, unmap, copy, upload;
     std::array<TimingStats, 2> variant;
-    void clear() {
-        map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), variant[0].clear(),
-            variant[1].clear();
-    }
+    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), variant[0].clear(), variant[1].clear(); }
 };
 
 struct DeviceSummary {
@@ -84,7 +81,7 @@ public:
     void set_present(Present p);
     DeviceSummary device() const;
     DeviceLimits limits() const; // the active backend's launch limits
-    int cuda_device() const;     // -1 without CUDA
+    int cuda_device() const; // -1 without CUDA
 
     // Paints `job` and uploads it to the canvas texture. An illegal launch returns its reason and
     // leaves the pixel buffer and the texture as they were.
@@ -104,8 +101,6 @@ public:
     // Whether the last paint ran both variants of a two-variant op (times().variant holds both).
     // The cpu backend never does: its one plain C++ implementation serves both variants.
     bool ran_both_variants() const { return ran_both_variants_; }
-    // Whether any CUDA backend works here (else why_not of cuda-staged says why, in plain words).
-    bool has_cuda_backend() const;
 
     // Compiles the user's kernel (op user_kernel) with NVRTC for this painter's GPU and loads it;
     // from the next paint on it runs. On failure the previous kernel, if any, keeps running and

@@ -58,8 +58,7 @@ std::optional<std::string> load_image(const std::string& path, Image& out) {
     image.height = h;
     image.pixels.resize(std::size_t(w) * h);
     const stbi_uc* src = rgba.get();
-    for (std::size_t i = 0; i < image.pixels.size(); ++i, src += 4)
-        image.pixels[i] = Pixel{src[2], src[1], src[0], 255};
+    for (std::size_t i = 0; i < image.pixels.size(); ++i, src += 4) image.pixels[i] = Pixel{src[2], src[1], src[0], 255};
     out = std::move(image);
     return std::nullopt;
 }
@@ -77,8 +76,7 @@ std::vector<Pixel> fit_image(const Image& image, int width, int height) {
     return out;
 }
 
-std::optional<std::string> write_image(const std::string& path, int width, int height,
-                                       const std::vector<Pixel>& pixels) {
+std::optional<std::string> write_image(const std::string& path, int width, int height, const std::vector<Pixel>& pixels) {
     if (pixels.size() != std::size_t(width) * height) return "image size does not match its pixels";
     // Canvas pixels are BGRA in memory; files want RGBA.
     std::vector<unsigned char> rgba(pixels.size() * 4);

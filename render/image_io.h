@@ -31,7 +31,6 @@ std::vector<Pixel> fit_image(const Image& image, int width, int height);
 
 // Writes width*height canvas pixels as PNG (or JPEG, by the extension .jpg/.jpeg). Returns why
 // it failed, or nullopt.
-std::optional<std::string> write_image(const std::string& path, int width, int height,
-                                       const std::vector<Pixel>& pixels);
+std::optional<std::string> write_image(const std::string& path, int width, int height, const std::vector<Pixel>& pixels);
 
 } // namespace kc

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "atomic_file.h"
+
 namespace kc {
 
 std::optional<std::string> read_text_file(const std::string& path, std::string& text) {
@@ -24,12 +26,7 @@ std::optional<std::string> read_text_file(const std::string& path, std::string& 
 }
 
 std::optional<std::string> write_text_file(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) return fmt::format("cannot write '{}': {}", path, std::strerror(errno));
-    out << text;
-    out.close();
-    if (!out) return fmt::format("cannot write '{}': {}", path, std::strerror(errno));
-    return std::nullopt;
+    return write_file_atomically(path, std::string_view(text));
 }
 
 std::string save_faulted_kernel(const std::string& source) {

@@ -9,7 +9,8 @@ namespace kc {
 // Reads a whole text file into `text`; on failure returns why ("cannot read 'x.cu': No such file
 // or directory") and leaves `text` alone.
 std::optional<std::string> read_text_file(const std::string& path, std::string& text);
-// Writes `text` to `path`; on failure returns why.
+// Writes `text` to `path` atomically (atomic_file.h): on failure returns why, and a file already
+// there is left as it was.
 std::optional<std::string> write_text_file(const std::string& path, const std::string& text);
 
 // Saves `source` as kcanvas-kernel-YYYYmmdd-HHMMSS.cu in the working directory; returns a line for

@@ -4,6 +4,7 @@
 
 #include <csetjmp>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "image_decoders.h"
@@ -47,8 +48,8 @@ bool read_png_header(png_structp png, png_infop info, std::FILE* file) {
     return true;
 }
 
-// Every colour type and depth becomes 8-bit B,G,R,255: palettes and low depths expanded, gray
-// copied to R, G and B, alpha dropped (input images are opaque), 16 bits scaled with rounding.
+// Every colour type and depth becomes 8-bit B,G,R,A: palettes and low depths expanded, gray copied
+// to R, G and B, 16 bits scaled with rounding, a filler byte where the file has no alpha.
 bool set_bgra_output(png_structp png, png_infop info) {
     if (setjmp(png_jmpbuf(png))) return false;
     const int colour = png_get_color_type(png, info);
@@ -56,8 +57,7 @@ bool set_bgra_output(png_structp png, png_infop info) {
     if (colour == PNG_COLOR_TYPE_GRAY && png_get_bit_depth(png, info) < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (png_get_bit_depth(png, info) == 16) png_set_scale_16(png); // (v * 255 + 32767) / 65535
     if (!(colour & PNG_COLOR_MASK_COLOR)) png_set_gray_to_rgb(png);
-    if (colour & PNG_COLOR_MASK_ALPHA) png_set_strip_alpha(png);
-    png_set_filler(png, 0xff, PNG_FILLER_AFTER);
+    png_set_filler(png, 0xff, PNG_FILLER_AFTER); // where there is no alpha; alpha is reset after the read
     png_set_bgr(png);
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
@@ -71,6 +71,24 @@ bool read_png_rows(png_structp png, png_bytepp rows) {
     return true;
 }
 
+// Input images are opaque: where the file had alpha (its own, or a palette's tRNS), it goes.
+void make_opaque(std::vector<Pixel>& pixels) {
+    for (Pixel& p : pixels) p.a = 255;
+}
+
+// The size in the IHDR chunk, read before libpng reads on: a file that claims a huge size and
+// is cut short after its header is still "too large", not "truncated". Leaves the file at its start.
+std::optional<std::string> check_ihdr_size(std::FILE* file, int max_side) {
+    unsigned char head[24];
+    const bool whole = std::fread(head, 1, sizeof head, file) == sizeof head;
+    std::rewind(file);
+    if (!whole || std::memcmp(head + 12, "IHDR", 4) != 0) return std::nullopt; // libpng will say what is wrong
+    auto be32 = [&](int at) {
+        return (long long)head[at] << 24 | head[at + 1] << 16 | head[at + 2] << 8 | head[at + 3];
+    };
+    return size_error(be32(16), be32(20), max_side);
+}
+
 std::string corrupt(const PngReader& r) {
     return std::string("is corrupt or truncated (PNG: ") + r.error.message + ")";
 }
@@ -78,6 +96,7 @@ std::string corrupt(const PngReader& r) {
 } // namespace
 
 std::optional<std::string> decode_png(std::FILE* file, int max_side, Image& out) {
+    if (auto e = check_ihdr_size(file, max_side)) return e;
     PngReader r;
     if (!r.info) return "could not be read: out of memory";
     if (!read_png_header(r.png, r.info, file)) return corrupt(r);
@@ -93,6 +112,7 @@ std::optional<std::string> decode_png(std::FILE* file, int max_side, Image& out)
     for (std::size_t y = 0; y < rows.size(); ++y)
         rows[y] = reinterpret_cast<png_bytep>(&image.pixels[y * std::size_t(width)]);
     if (!read_png_rows(r.png, rows.data())) return corrupt(r);
+    if (png_get_color_type(r.png, r.info) & PNG_COLOR_MASK_ALPHA) make_opaque(image.pixels);
     out = std::move(image);
     return std::nullopt;
 }

@@ -19,6 +19,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "atomic_file.h"
@@ -73,6 +74,12 @@ struct PngSpec {
     std::vector<png_byte> trns;
     bool header_only = false; // stop after IHDR: a file that claims a size and has no pixels
 };
+
+PngSpec png_spec(int width, int height, int colour_type, int depth, std::vector<unsigned char> rows = {}) {
+    PngSpec s;
+    s.width = width, s.height = height, s.colour_type = colour_type, s.depth = depth, s.rows = std::move(rows);
+    return s;
+}
 
 // libpng longjmps on errors: only plain data lives in this frame.
 bool write_png_stream(std::FILE* file, const PngSpec& s) {
@@ -195,7 +202,8 @@ TEST(PngInput, EveryColourTypeAndDepthDecodesToKnownPixels) {
     for (const PngCase& c : cases) {
         const int channels = channels_of(c.colour_type);
         const auto s = samples_for(w * h * channels, c.depth, unsigned(c.depth * 10 + c.colour_type));
-        PngSpec spec{w, h, c.colour_type, c.depth, c.interlaced, pack_rows(s, w, h, channels, c.depth)};
+        PngSpec spec = png_spec(w, h, c.colour_type, c.depth, pack_rows(s, w, h, channels, c.depth));
+        spec.interlaced = c.interlaced;
         const std::string path = dir / (std::string(c.name) + ".png");
         ASSERT_TRUE(write_png(path, spec)) << c.name;
         Image im;
@@ -211,7 +219,7 @@ TEST(PngInput, SixteenBitsRoundToEight) {
     TempDir dir;
     std::vector<unsigned> s(65536);
     for (unsigned v = 0; v < 65536; ++v) s[v] = v;
-    PngSpec spec{256, 256, PNG_COLOR_TYPE_GRAY, 16, false, pack_rows(s, 256, 256, 1, 16)};
+    const PngSpec spec = png_spec(256, 256, PNG_COLOR_TYPE_GRAY, 16, pack_rows(s, 256, 256, 1, 16));
     ASSERT_TRUE(write_png(dir / "all16.png", spec));
     Image im;
     ASSERT_FALSE(load_image(dir / "all16.png", im));
@@ -231,7 +239,7 @@ TEST(PngInput, PaletteWithTransparencyGivesThePaletteColours) {
     TempDir dir;
     for (int depth : {1, 2, 4, 8}) {
         const int entries = 1 << depth, w = 11, h = 5;
-        PngSpec spec{w, h, PNG_COLOR_TYPE_PALETTE, depth};
+        PngSpec spec = png_spec(w, h, PNG_COLOR_TYPE_PALETTE, depth);
         for (int i = 0; i < entries; ++i)
             spec.palette.push_back(png_color{png_byte(i * 37 + 5), png_byte(255 - i * 11), png_byte(i * 101)});
         for (int i = 0; i < entries / 2 + 1; ++i) spec.trns.push_back(png_byte(i * 60)); // some fully transparent
@@ -269,7 +277,7 @@ TEST(PngInput, TruncatedOrCorruptIsRefused) {
 // A header claiming 100000 x 100000 (40 GB of pixels) is refused from the header alone.
 TEST(PngInput, HugeHeaderIsTooLargeWithoutAllocating) {
     TempDir dir;
-    PngSpec spec{100000, 100000, PNG_COLOR_TYPE_RGB, 8};
+    PngSpec spec = png_spec(100000, 100000, PNG_COLOR_TYPE_RGB, 8);
     spec.header_only = true;
     ASSERT_TRUE(write_png(dir / "huge.png", spec));
     rusage before{}, after{};

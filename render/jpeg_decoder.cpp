@@ -97,7 +97,12 @@ std::string corrupt(const JpegReader& r) {
 
 std::optional<std::string> decode_jpeg(std::FILE* file, int max_side, Image& out) {
     JpegReader r;
-    if (!read_jpeg_header(r, file)) return corrupt(r);
+    if (!read_jpeg_header(r, file)) {
+        // Cut short after the frame header: its size, when too large, is the better reason.
+        const auto width = r.cinfo.image_width, height = r.cinfo.image_height;
+        if (width > JDIMENSION(max_side) || height > JDIMENSION(max_side)) return size_error(width, height, max_side);
+        return corrupt(r);
+    }
     if (auto e = size_error(r.cinfo.image_width, r.cinfo.image_height, max_side)) return e;
     const J_COLOR_SPACE space = r.cinfo.jpeg_color_space;
     if (space == JCS_CMYK || space == JCS_YCCK) return "is a CMYK JPEG; kcanvas reads RGB and grayscale JPEGs";

@@ -344,6 +344,8 @@ TEST(JpegInput, HugeHeaderIsTooLarge) {
     jpeg[sof + 7] = char(50000 >> 8), jpeg[sof + 8] = char(50000 & 0xff); // width
     write_bytes(dir / "huge.jpg", jpeg);
     expect_refused(dir / "huge.jpg", "is too large (50000 x 60000; at most 16384 x 16384)");
+    write_bytes(dir / "huge-cut.jpg", jpeg.substr(0, sof + 40)); // nothing after the frame header
+    expect_refused(dir / "huge-cut.jpg", "is too large (50000 x 60000; at most 16384 x 16384)");
 }
 
 // ---- what kcanvas does not read ------------------------------------------------------------------
@@ -395,6 +397,22 @@ TEST(ImageInput, BmpAndTgaStillLoad) {
     for (int y = bmp24.height - 1; y >= 0; --y)
         flipped.insert(flipped.end(), bmp24.pixels.begin() + y * 6, bmp24.pixels.begin() + (y + 1) * 6);
     EXPECT_EQ(tga.pixels, flipped);
+}
+
+// The fuzz target's seeds: every image kind kcanvas reads loads; the 16-bit PGM is refused.
+TEST(ImageInput, EveryFuzzSeedLoadsOrIsRefusedByName) {
+    int loaded = 0;
+    for (const auto& entry : fs::directory_iterator(KC_FUZZ_CORPUS)) {
+        const std::string path = entry.path().string(), ext = entry.path().extension().string();
+        if (ext == ".md") continue;
+        if (ext == ".pgm") {
+            expect_refused(path, "PNM");
+            continue;
+        }
+        EXPECT_GT(load_or_fail(path).width, 0) << path;
+        ++loaded;
+    }
+    EXPECT_GE(loaded, 12);
 }
 
 TEST(ImageInput, NonRegularFilesGetAClearMessage) {

@@ -415,6 +415,18 @@ TEST(ImageInput, EveryFuzzSeedLoadsOrIsRefusedByName) {
     EXPECT_GE(loaded, 12);
 }
 
+// stb_image reads past the end of a short file as zeros; the header's size is checked first.
+TEST(ImageInput, TruncatedBmpAndTgaAreRefused) {
+    TempDir dir;
+    const std::string corpus = KC_FUZZ_CORPUS;
+    for (const char* name : {"rgb24.bmp", "rgba32.bmp", "raw.tga"}) {
+        const std::string bytes = read_bytes(corpus + "/" + name);
+        const std::string cut = dir / (std::string("cut-") + name);
+        write_bytes(cut, bytes.substr(0, bytes.size() - 5));
+        expect_refused(cut, "is corrupt or truncated (");
+    }
+}
+
 TEST(ImageInput, NonRegularFilesGetAClearMessage) {
     TempDir dir;
     expect_refused("/proc/self/status", "not an image kcanvas can read"); // size 0 by stat, text inside

@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "atomic_file.h"
+#include "image_io.h"
 #include "kernel_files.h"
 #include "registry.h"
 
@@ -120,14 +122,17 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         return 2;
     }
 
-    if (bench_cmd->parsed()) {
-        o.bench = bench;
-        return o;
-    }
     auto fail = [](const std::string& message) {
         fmt::print(stderr, "kcanvas: {}\n", message);
         return 2;
     };
+    if (bench_cmd->parsed()) {
+        // A missing folder is found now, not after the whole benchmark has run.
+        if (auto e = output_path_error(bench.csv)) return fail("--csv: " + *e);
+        if (auto e = output_path_error(bench.json)) return fail("--json-out: " + *e);
+        o.bench = bench;
+        return o;
+    }
     o.size_given = size_option->count() > 0;
     if (variant == "naive" || variant == "global" || variant == "0") o.params.variant = 0;
     else if (variant == "tiled" || variant == "shared" || variant == "1") o.params.variant = 1;
@@ -170,6 +175,10 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     o.present = *p;
     if (!o.headless && (!o.out.empty() || o.json))
         return fail("--out and --json need --headless");
+    if (!o.out.empty()) { // before any frame is rendered
+        if (auto e = output_format_error(o.out)) return fail("--out: " + *e);
+        if (auto e = output_path_error(o.out)) return fail("--out: " + *e);
+    }
     return o;
 }
 

@@ -79,12 +79,12 @@ PointD CanvasView::to_screen(PointD canvas) const {
     return {r.x + canvas.x * zoom(), r.y + canvas.y * zoom()};
 }
 
-std::optional<PixelXY> CanvasView::pixel_at(PointD screen) const {
+std::optional<CanvasPixel> CanvasView::pixel_at(PointD screen) const {
     if (!viewport_.contains(screen)) return std::nullopt;
     const PointD c = to_canvas(screen);
     const int x = static_cast<int>(std::floor(c.x)), y = static_cast<int>(std::floor(c.y));
     if (x < 0 || y < 0 || x >= width_ || y >= height_) return std::nullopt;
-    return PixelXY{x, y};
+    return CanvasPixel{x, y};
 }
 
 RectD CanvasView::image_rect() const {

@@ -19,9 +19,9 @@ struct RectD {
     bool empty() const { return w <= 0 || h <= 0; }
 };
 
-struct PixelXY {
+struct CanvasPixel {
     int x = 0, y = 0;
-    bool operator==(const PixelXY&) const = default;
+    bool operator==(const CanvasPixel&) const = default;
 };
 
 class CanvasView {
@@ -56,7 +56,7 @@ class CanvasView {
     PointD to_canvas(PointD screen) const;
     PointD to_screen(PointD canvas) const;
     // The canvas pixel under `screen`: none outside the viewport or the picture.
-    std::optional<PixelXY> pixel_at(PointD screen) const;
+    std::optional<CanvasPixel> pixel_at(PointD screen) const;
     RectD image_rect() const;   // where the whole picture lands (it may reach past the viewport)
     RectD visible_rect() const; // the part of it inside the viewport
 

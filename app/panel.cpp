@@ -8,9 +8,10 @@
 
 #include "kernel_panel.h"
 #include "registry.h"
-#include "widgets.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
+#include "widgets.h"
+#include "window_layout.h"
 
 namespace kc {
 
@@ -69,7 +70,7 @@ void operation_section(UiState& s, const PanelContext& ctx) {
         help_marker("Float runs out of precision after a zoom of about 10^4: the picture turns blocky. Double "
                     "goes to about 10^13, at a cost that depends on the GPU's FP64 rate.");
         ImGui::Text("Centre %.10g, %.10g  zoom %.3g", p.center_x, p.center_y, 3.0 / 800 / p.scale);
-        ImGui::TextDisabled("Drag on the canvas to pan, mouse wheel to zoom.");
+        ImGui::TextDisabled("Drag on the canvas to pan, mouse wheel to zoom; Ctrl+wheel zooms the view instead.");
         if (op.uses & kUsesJulia) ui::SliderFloat2("Julia k (re, im)", &p.julia_re, -1.5f, 1.5f, "%.4f");
         if (ui::Button("Reset view")) {
             p.center_x = (op.uses & kUsesJulia) ? 0.0 : -0.5, p.center_y = 0.0;
@@ -323,41 +324,62 @@ void tune_section(UiState& s) {
     }
 }
 
-} // namespace
+// How to zoom and pan, the UI scale and where the panel goes.
+void window_section(UiState& s) {
+    const bool fractal = op_registry()[s.job.op].uses & kUsesFractal;
+    ImGui::TextDisabled("%s", fractal ? "Canvas: Ctrl+wheel zooms the view (wheel and left drag move the fractal); "
+                                        "middle or right drag pans; + and - keys zoom."
+                                      : "Canvas: the wheel zooms about the cursor; drag (any button) pans; + and - "
+                                        "keys zoom. Fit and 1:1 are in the status bar.");
+    ui::SliderInt("UI scale", &s.ui_scale_edit, UiSettings::kMinScalePercent, UiSettings::kMaxScalePercent, "%d%%");
+    // Applied on release: rescaling while dragging would move the slider under the mouse.
+    if (ImGui::IsItemDeactivatedAfterEdit()) s.settings.ui_scale_percent = s.ui_scale_edit;
+    ImGui::TextDisabled("times the monitor's scale; now %.0f%% in all", s.ui_scale * 100.0f);
+    ui::Checkbox("Panel on the right", &s.settings.panel_right);
+    help_marker("Drag the panel's inner edge to resize it. Hide panel (status bar) gives the canvas the whole window.");
+}
 
-float draw_panel(UiState& s, const PanelContext& ctx) {
-    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(390, ImGui::GetIO().DisplaySize.y), ImGuiCond_FirstUseEver);
-    ImGui::Begin("Kernel Canvas");
+// The sections in groups: operation and images, launch and indexing, timing, device, the window.
+void panel_sections(UiState& s, const PanelContext& ctx) {
+    const OpInfo& op = op_registry()[s.job.op];
     backend_section(s, ctx);
     if (ui::CollapsingHeader("Operation and parameters", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s, ctx);
-    if (op_registry()[s.job.op].user_code && ui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen))
-        kernel_section(s, ctx);
+    if (op.user_code && ui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernel_section(s, ctx);
     if (ui::CollapsingHeader("Images", ImGuiTreeNodeFlags_DefaultOpen)) images_section(s);
-    if (op_registry()[s.job.op].makes_histogram && ui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen))
-        histogram_section(ctx);
-    if (ui::CollapsingHeader("Launch", op_registry()[s.job.op].custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
-        launch_section(s);
+    if (op.makes_histogram && ui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) histogram_section(ctx);
+    if (ui::CollapsingHeader("Launch", op.custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) launch_section(s);
     if (s.refusal) {
-        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Launch refused: %s", s.refusal->c_str());
         ImGui::TextDisabled("The previous picture stays until the launch is legal.");
-        ImGui::PopTextWrapPos();
     }
-    if (!s.error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Error: %s", s.error.c_str());
-        ImGui::PopTextWrapPos();
-    }
+    if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Error: %s", s.error.c_str());
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
     if (ui::CollapsingHeader("Tune the block")) tune_section(s);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
-    if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
-    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    ImGui::End();
+    if (ui::CollapsingHeader("Window and view")) window_section(s);
+}
+
+} // namespace
+
+RectD draw_panel(UiState& s, const PanelContext& ctx) {
+    draw_status_bar(s); // first: the panel and the canvas end where it begins
+    if (place_panel(s)) {
+        const ImGuiWindowFlags flags =
+            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+            ImGuiWindowFlags_NoBringToFrontOnFocus; // the editor's window and the tooltips stay above it
+        ImGui::Begin("Kernel Canvas", nullptr, flags);
+        remember_panel_width(s);
+        // Prose wraps at any panel width; controls leave room for their labels.
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::PushItemWidth(-ImGui::GetFontSize() * 9.0f);
+        panel_sections(s, ctx);
+        ImGui::PopItemWidth();
+        ImGui::PopTextWrapPos();
+        ImGui::End();
+    }
     kernel_fault_dialog(s);
-    return pos.x < 8.0f ? pos.x + size.x : 0.0f;
+    return canvas_area(s);
 }
 
 } // namespace kc

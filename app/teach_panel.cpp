@@ -296,13 +296,4 @@ void teaching_sections(UiState& s, const PanelContext& ctx) {
     s.teach.section_requests.clear();
 }
 
-void remember_canvas_rect(TeachState& t, const Rect& r, int fb_w, int fb_h) {
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float sx = fb_w > 0 ? display.x / fb_w : 1.0f, sy = fb_h > 0 ? display.y / fb_h : 1.0f;
-    t.canvas_x = r.x * sx;
-    t.canvas_y = (fb_h - r.y - r.h) * sy; // GL counts rows from the bottom, ImGui from the top
-    t.canvas_w = r.w * sx;
-    t.canvas_h = r.h * sy;
-}
-
 } // namespace kc

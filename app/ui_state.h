@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "bench.h"
+#include "canvas_view.h"
 #include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
+#include "settings.h"
 #include "teach_state.h"
 
 namespace kc {
@@ -28,6 +30,13 @@ struct KernelEditorState {
     std::string target;                  // "sm_90"
     double compile_ms = 0.0;
     bool own_window = false;             // edit in a window of its own, wider than the panel
+};
+
+// A drag or wheel on the canvas in progress, between frames.
+struct CanvasGesture {
+    int drag_button = -1;   // the mouse button that started a pan on the canvas; -1: none
+    bool param_pan = false; // that drag pans the fractal's centre, not the view
+    float wheel = 0.0f;     // wheel notches not yet turned into a zoom step (touchpads send fractions)
 };
 
 struct UiState {
@@ -55,6 +64,12 @@ struct UiState {
     bool both_variants = true;                 // two-variant ops: run both kernels, times side by side
     std::string image_error;                   // why the last load failed; the old image stays
     KernelEditorState kernel;                  // the user's kernel
+    UiSettings settings;                       // UI scale, the panel's side and width (settings.h)
+    float ui_scale = 1.0f;                     // applied: the monitor's content scale x the setting
+    int ui_scale_edit = 100;                   // the panel's slider; applied when released
+    float status_bar_height = 0;               // last frame's, in points
+    CanvasView view;                           // zoom and pan of the canvas in the window
+    CanvasGesture gesture;                     // a drag or wheel on the canvas in progress
     // A kernel faulted and CUDA cannot go on: the panel shows this until the user quits (exit 1).
     std::string fatal;
 };

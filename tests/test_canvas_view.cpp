@@ -107,9 +107,9 @@ TEST(CanvasView, PixelAtNamesThePixelUnderTheCursorWhenZoomed) {
     const RectD r = v.image_rect();
     EXPECT_NEAR(r.x, fitted.x, 1.0);
     EXPECT_NEAR(r.y, fitted.y, 1.0);
-    EXPECT_EQ(v.pixel_at({r.x + 0.1, r.y + 0.1}), (PixelXY{0, 0}));
-    EXPECT_EQ(v.pixel_at({r.x + 4 * 37 + 3.9, r.y + 4 * 11 + 0.5}), (PixelXY{37, 11}));
-    EXPECT_EQ(v.pixel_at({r.x + 4 * 38, r.y + 4 * 11}), (PixelXY{38, 11}));
+    EXPECT_EQ(v.pixel_at({r.x + 0.1, r.y + 0.1}), (CanvasPixel{0, 0}));
+    EXPECT_EQ(v.pixel_at({r.x + 4 * 37 + 3.9, r.y + 4 * 11 + 0.5}), (CanvasPixel{37, 11}));
+    EXPECT_EQ(v.pixel_at({r.x + 4 * 38, r.y + 4 * 11}), (CanvasPixel{38, 11}));
     EXPECT_FALSE(v.pixel_at({299, 100}));     // left of the viewport (over the panel)
     EXPECT_FALSE(v.pixel_at({r.x - 1, 100})); // beside the picture
 }

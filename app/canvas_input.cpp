@@ -73,10 +73,11 @@ void handle_drag(UiState& s) {
         s.view.pan(io.MouseDelta.x, io.MouseDelta.y);
 }
 
-// Typed characters, not key states: a press shorter than a frame still counts.
+// Typed characters, not key states: a press shorter than a frame still counts. Only a text field
+// takes them first (keyboard navigation, on for the panel, has no use for + and -).
 void handle_keys(UiState& s) {
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureKeyboard || io.WantTextInput) return;
+    if (io.WantTextInput) return;
     const RectD area = s.view.viewport();
     const PointD middle{area.x + area.w / 2, area.y + area.h / 2};
     for (ImWchar c : io.InputQueueCharacters) {

@@ -1,6 +1,7 @@
 #pragma once
 // The user's kernel on disk: reading a .cu file (--kernel, the panel, scripts) and, when a kernel
 // faults and CUDA must stop, saving its source so the work is not lost.
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,15 @@ namespace kc {
 std::optional<std::string> read_text_file(const std::string& path, std::string& text);
 // Writes `text` to `path`; on failure returns why.
 std::optional<std::string> write_text_file(const std::string& path, const std::string& text);
+
+// Writes `text` to `path` through a temporary file in the same directory (written, fsynced, then
+// renamed over `path`), creating the directory if needed: a failure at any step leaves the previous
+// file whole. On failure returns why.
+std::optional<std::string> write_text_file_atomically(const std::string& path, const std::string& text);
+
+// kcanvas' directory for the user's files: $XDG_DATA_HOME/kcanvas, else ~/.local/share/kcanvas
+// (not created here); nullopt when neither variable is set.
+std::optional<std::filesystem::path> user_data_dir();
 
 // Saves `source` as kcanvas-kernel-YYYYmmdd-HHMMSS.cu in the working directory; returns a line for
 // the fault message: where the source went, or why it could not be saved.

@@ -3,6 +3,7 @@
 
 #include "headless.h"
 #include "options.h"
+#include "ui_script.h"
 #include "windowed.h"
 
 int main(int argc, char** argv) {
@@ -12,6 +13,9 @@ int main(int argc, char** argv) {
     try {
         if (options.bench) return kc::run_bench(*options.bench);
         return options.headless ? kc::run_headless(options) : kc::run_windowed(options);
+    } catch (const kc::ScriptError& e) { // a script that cannot run as written is bad input
+        fmt::print(stderr, "kcanvas: {}\n", e.what());
+        return 2;
     } catch (const std::exception& e) {
         fmt::print(stderr, "kcanvas: {}\n", e.what());
         return 1;

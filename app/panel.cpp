@@ -10,6 +10,7 @@
 #include "registry.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
+#include "ui_scale.h"
 #include "widgets.h"
 #include "window_layout.h"
 
@@ -29,11 +30,22 @@ void help_marker(const char* text) {
     }
 }
 
+// The Julia set is centred on 0, the Mandelbrot set on -0.5 (as --op gives them): a switch
+// between the two recentres the view instead of showing one off-centre in the other's place.
+void select_op(PaintJob& job, const OpInfo& op) {
+    const bool was_julia = (op_registry()[job.op].uses & kUsesJulia) != 0, is_julia = (op.uses & kUsesJulia) != 0;
+    if ((op.uses & kUsesFractal) && was_julia != is_julia) {
+        job.params.center_x = is_julia ? 0.0 : -0.5;
+        job.params.center_y = 0.0;
+    }
+    job.op = op.index;
+}
+
 void operation_section(UiState& s, const PanelContext& ctx) {
     const auto ops = op_registry();
     if (ui::BeginCombo("Operation", std::string(ops[s.job.op].title).c_str())) {
         for (const OpInfo& op : ops)
-            if (ui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) s.job.op = op.index;
+            if (ui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) select_op(s.job, op);
         ImGui::EndCombo();
     }
     const OpInfo& op = ops[s.job.op];
@@ -227,12 +239,14 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     const OpInfo& op = op_registry()[s.job.op];
     const double bytes =
         double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * s.job.params.width * s.job.params.height;
+    ImGui::PushFont(mono_font()); // the columns line up
     ImGui::Text("%-7s %8s %8s %8s  (us)", "", "last", "mean", "min");
     timing_line("kernel", t.kernel);
     timing_line("map", t.map);
     timing_line("unmap", t.unmap);
     timing_line("copy", t.copy);
     timing_line("upload", t.upload);
+    ImGui::PopFont();
     if (op.variants == 2) {
         for (int v = 0; v < 2; ++v)
             if (!t.variant[v].empty())
@@ -255,9 +269,11 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
     if (ui::TreeNode("Where the frame goes (CPU, us)")) {
         const FrameBreakdown& b = ctx.breakdown;
+        ImGui::PushFont(mono_font());
         for (auto [name, stats] : {std::pair{"paint", &b.paint}, {"panel", &b.panel}, {"draw", &b.draw},
                                    {"swap", &b.swap}, {"frame", &b.frame}})
             timing_line(name, *stats);
+        ImGui::PopFont();
         ImGui::TextDisabled("paint: map + launch + unmap + present, as the CPU sees them;\n"
                             "panel: building the ImGui panel; draw: canvas + ImGui on the GPU queue;\n"
                             "swap: glfwSwapBuffers (waits for vsync when it is on).");
@@ -378,6 +394,7 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
         ImGui::PopTextWrapPos();
         ImGui::End();
     }
+    unsaved_kernel_dialog(s);
     kernel_fault_dialog(s);
     return canvas_area(s);
 }

@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char* kTextFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr const char* kMonoFont = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
-constexpr float kTextPixels = 15.0f, kMonoPixels = 14.0f; // at 100 %: about ImGui's 13 px default
+constexpr float kTextPixels = 13.0f, kMonoPixels = 13.0f; // at 100 %: the line height of ImGui's own font
 
 // The latest content scale GLFW reported (its callback carries no user data we own).
 float& reported_content_scale() {

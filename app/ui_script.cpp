@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "kernel_editor.h"
 #include "registry.h"
 #include "user_kernel.h"
 
@@ -13,7 +16,7 @@ namespace kc {
 
 UiScript::UiScript(const std::string& path) : path_(path) {
     std::ifstream in(path);
-    if (!in) throw std::runtime_error(fmt::format("cannot read --script '{}'", path));
+    if (!in) throw ScriptError(fmt::format("cannot read --script '{}'", path));
     std::string text;
     for (int line = 1; std::getline(in, text); ++line) {
         std::istringstream words(text);
@@ -24,19 +27,174 @@ UiScript::UiScript(const std::string& path) : path_(path) {
     }
 }
 
+namespace {
+
+bool is_input_verb(const std::string& verb) {
+    static const std::set<std::string> verbs = {"click", "rclick", "mclick",  "hover",  "drag",       "wheel", "key",
+                                                "type",  "print",  "widgets", "expect", "expect-not", "text"};
+    return verbs.contains(verb);
+}
+
+std::optional<ImVec2> parse_point(const std::string& text) {
+    float x = 0, y = 0;
+    char comma = 0, rest = 0;
+    std::istringstream in(text);
+    if (in >> x >> comma >> y && comma == ',' && !(in >> rest)) return ImVec2(x, y);
+    return std::nullopt;
+}
+
+} // namespace
+
+void UiScript::fail(const Command& c, const std::string& what) const {
+    throw ScriptError(fmt::format("{}:{}: {} {}: {}", path_, c.line, c.verb, c.arg, what));
+}
+
+// The command's argument as a finite number in [lo, hi] (a whole one if `whole`), else a script error.
+double UiScript::number(const Command& c, double lo, double hi, bool whole) const {
+    double v = 0;
+    char rest = 0;
+    std::istringstream in(c.arg);
+    const bool parsed = (in >> v) && !(in >> rest) && std::isfinite(v) && (!whole || v == std::floor(v));
+    if (!parsed || v < lo || v > hi)
+        fail(c, fmt::format("needs {} from {} to {}", whole ? "a whole number" : "a number", lo, hi));
+    return v;
+}
+
 void UiScript::step(UiState& s, const Hooks& hooks) {
     if (wait_frames_ > 0) {
         --wait_frames_;
         return;
     }
-    while (!commands_.empty() && wait_frames_ == 0) {
+    while (!commands_.empty() && wait_frames_ == 0 && !input_.busy() && !s.quit) {
         const Command c = commands_.front();
-        commands_.pop_front();
+        if (is_input_verb(c.verb)) {
+            if (!run_input_verb(c)) return; // its control is not drawn or not in view yet
+            retries_ = 0;
+            commands_.pop_front();
+        } else {
+            commands_.pop_front();
+            run_state_verb(c, s, hooks);
+        }
+        std::fflush(stdout);
+    }
+}
+
+// Where TARGET is on screen now, or nullopt to try again next frame (after scrolling it into view).
+std::optional<ImVec2> UiScript::target_point(const Command& c, const std::string& target) {
+    if (const auto p = parse_point(target)) return p;
+    const WidgetLog* log = widget_log();
+    if (!log) fail(c, "no widget log (the window is not running a script)");
+    constexpr int kPatience = 60; // frames: a control appears, or wheels into view, well before
+    if (++retries_ > kPatience) fail(c, "the control did not come into view");
+    const FoundWidget found = find_widget(log->last_frame(), target);
+    if (!found.widget) {
+        if (log->last_frame().empty() || retries_ < 3) return std::nullopt; // nothing drawn yet, or a list opening
+        fail(c, found.error);
+    }
+    const WidgetRecord& w = *found.widget;
+    if (w.visible) return w.target;
+    if (w.window.empty() || w.clip_max.y <= w.clip_min.y) fail(c, "it is not on screen");
+    // Scrolled out of its panel: turn the wheel over the panel, as a person would.
+    const ImVec2 over((w.clip_min.x + w.clip_max.x) * 0.5f, (w.clip_min.y + w.clip_max.y) * 0.5f);
+    input_.move_to(over);
+    input_.wheel(w.target.y > w.clip_max.y ? -1.0f : 1.0f);
+    return std::nullopt;
+}
+
+// expect TEXT: the window shows TEXT (waiting up to a second of frames for it); expect-not TEXT:
+// it does not, now; text: prints everything shown.
+bool UiScript::check_text(const Command& c) {
+    const WidgetLog* log = widget_log();
+    if (!log) fail(c, "no widget log (the window is not running a script)");
+    const std::string& shown = log->last_text();
+    if (c.verb == "text") {
+        fmt::print("text:\n{}\n", shown);
+        return true;
+    }
+    const bool found = shown.find(c.arg) != std::string::npos;
+    if (c.verb == "expect-not" && found) fail(c, "the window shows it:\n" + shown);
+    if (c.verb == "expect" && !found) {
+        constexpr int kPatience = 60;
+        if (++retries_ <= kPatience) return false;
+        fail(c, "the window does not show it; it shows:\n" + shown);
+    }
+    return true;
+}
+
+bool UiScript::run_input_verb(const Command& c) {
+    using Button = ScriptedInput::Button;
+    if (c.verb == "key") {
+        const auto chord = parse_key_chord(c.arg);
+        if (!chord) fail(c, "unknown key (try enter, escape, f12, ctrl+q, a, plus)");
+        input_.key(*chord);
+    } else if (c.verb == "type") {
+        input_.type(c.arg);
+    } else if (c.verb == "expect" || c.verb == "expect-not" || c.verb == "text") {
+        if (!check_text(c)) return false;
+    } else if (c.verb == "widgets") {
+        if (const WidgetLog* log = widget_log())
+            for (const WidgetRecord& w : log->last_frame())
+                if (w.visible) fmt::print("widget {}: {}{}\n", w.label, w.value, w.disabled ? " (disabled)" : "");
+    } else if (c.verb == "print") {
+        const WidgetLog* log = widget_log();
+        if (!log || log->last_frame().empty()) return ++retries_ > 3 ? (fail(c, "nothing drawn"), true) : false;
+        const FoundWidget found = find_widget(log->last_frame(), c.arg);
+        if (!found.widget) fail(c, found.error);
+        fmt::print("widget {}: {}{}\n", found.widget->label, found.widget->value,
+                   found.widget->disabled ? " (disabled)" : "");
+    } else if (c.verb == "wheel") {
+        std::istringstream in(c.arg);
+        float steps = 0;
+        if (!(in >> steps)) fail(c, "wheel N [TARGET]");
+        std::string target;
+        std::getline(in >> std::ws, target);
+        if (!target.empty()) {
+            const auto at = target_point(c, target);
+            if (!at) return false;
+            input_.move_to(*at);
+        }
+        input_.wheel(steps);
+    } else if (c.verb == "drag") {
+        // drag TARGET DX DY [left|right|middle]: the numbers are read from the end, labels have spaces.
+        std::vector<std::string> words;
+        std::istringstream in(c.arg);
+        for (std::string w; in >> w;) words.push_back(w);
+        Button button = Button::Left;
+        if (!words.empty() && (words.back() == "left" || words.back() == "right" || words.back() == "middle")) {
+            button = words.back() == "right" ? Button::Right : words.back() == "middle" ? Button::Middle : Button::Left;
+            words.pop_back();
+        }
+        if (words.size() < 3) fail(c, "drag TARGET DX DY [left|right|middle]");
+        float dx = 0, dy = 0;
+        try {
+            dx = std::stof(words[words.size() - 2]), dy = std::stof(words.back());
+        } catch (const std::exception&) {
+            fail(c, "DX and DY must be numbers");
+        }
+        std::string target = words[0];
+        for (std::size_t i = 1; i + 2 < words.size(); ++i) target += " " + words[i];
+        const auto at = target_point(c, target);
+        if (!at) return false;
+        input_.drag(*at, ImVec2(dx, dy), button);
+    } else {
+        const auto at = target_point(c, c.arg);
+        if (!at) return false;
+        if (c.verb == "hover")
+            input_.move_to(*at), input_.idle_frames(1);
+        else
+            input_.click(*at, c.verb == "rclick" ? Button::Right : c.verb == "mclick" ? Button::Middle : Button::Left);
+    }
+    fmt::print("script: {} {}\n", c.verb, c.arg);
+    return true;
+}
+
+void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) {
+    {
         auto bad = [&](const std::string& what) {
-            return std::runtime_error(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
+            return ScriptError(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
         };
         auto report = [&](const std::optional<std::string>& error) {
-            if (error) throw std::runtime_error(fmt::format("{}:{}: {}", path_, c.line, *error));
+            if (error) throw ScriptError(fmt::format("{}:{}: {}", path_, c.line, *error));
             fmt::print("script: {} {}\n", c.verb, c.arg);
         };
         if (c.verb == "op") {
@@ -65,9 +223,9 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             if (!v) throw bad("unknown view");
             s.job.view = *v;
         } else if (c.verb == "weight") {
-            s.job.params.weight = std::stof(c.arg);
+            s.job.params.weight = float(number(c, 0.0, 1.0));
         } else if (c.verb == "cell") {
-            s.job.params.cell = std::stoi(c.arg);
+            s.job.params.cell = int(number(c, 1, 16384, true));
         } else if (c.verb == "size") {
             const auto d = parse_dim3(c.arg);
             if (!d) throw bad("bad size");
@@ -75,14 +233,14 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
         } else if (c.verb == "image" || c.verb == "image2") {
             s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
         } else if (c.verb == "level") {
-            s.job.params.level = std::stoi(c.arg);
+            s.job.params.level = int(number(c, 0, 256, true));
         } else if (c.verb == "radius") {
-            s.job.params.radius = std::stoi(c.arg);
+            s.job.params.radius = int(number(c, 0, kMaxBlurRadius, true));
         } else if (c.verb == "variant") {
             if (c.arg != "naive" && c.arg != "tiled") throw bad("variant must be naive or tiled");
             s.job.params.variant = c.arg == "tiled" ? 1 : 0;
         } else if (c.verb == "iter") {
-            s.job.params.max_iter = std::stoi(c.arg);
+            s.job.params.max_iter = int(number(c, 1, 100000, true));
         } else if (c.verb == "backend") {
             const auto b = parse_backend(c.arg);
             if (!b) throw bad("unknown backend");
@@ -95,24 +253,29 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             s.vsync = c.arg == "on";
         } else if (c.verb == "inspect") { // inspect X,Y pins the inspector there; inspect off frees it
             const auto d = parse_dim3(c.arg);
-            if (c.arg == "off") s.teach.pinned_pixel.reset();
-            else if (!d) throw bad("bad pixel");
-            else s.teach.pinned_pixel = std::pair{d->x, d->y};
+            if (c.arg == "off")
+                s.teach.pinned_pixel.reset();
+            else if (!d)
+                throw bad("bad pixel");
+            else
+                s.teach.pinned_pixel = std::pair{d->x, d->y};
         } else if (c.verb == "outlines") {
             s.teach.block_outlines = c.arg == "on";
         } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
             s.teach.stepping = c.arg != "off";
-            if (s.teach.stepping) s.teach.step_blocks = std::stod(c.arg), s.teach.step_paused = true;
+            if (s.teach.stepping) s.teach.step_blocks = number(c, 0, 1e12, true), s.teach.step_paused = true;
         } else if (c.verb == "panel") { // panel indexing|device opens that section, -indexing closes it
             s.teach.section_requests.push_back(c.arg);
         } else if (c.verb == "wait") {
-            wait_frames_ = std::max(1, std::stoi(c.arg));
+            wait_frames_ = int(number(c, 1, 100000, true));
         } else if (c.verb == "save") {
             report(hooks.save_canvas(c.arg));
         } else if (c.verb == "screenshot") {
             report(hooks.save_window(c.arg));
         } else if (c.verb == "status") {
-            fmt::print("status: {}\n", s.refusal ? "refused: " + *s.refusal : s.error.empty() ? "ok" : "error: " + s.error);
+            fmt::print("status: {}\n", s.refusal         ? "refused: " + *s.refusal
+                                       : s.error.empty() ? "ok"
+                                                         : "error: " + s.error);
             if (!s.image_error.empty()) fmt::print("image error: {}\n", s.image_error);
             if (!s.message.empty()) fmt::print("message: {}\n", s.message);
             const KernelEditorState& k = s.kernel;
@@ -123,12 +286,12 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
         } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
             const StarterKernel* starter = find_starter(c.arg);
             if (!starter) throw bad("unknown starter");
-            s.kernel.source = std::string(starter->source);
-            s.kernel.file_name = c.arg + ".cu";
-            s.kernel.compile_request = true;
+            load_starter(s.kernel, *starter);
         } else if (c.verb == "source") { // source TEXT: append a line to the editor ("source -" empties it)
-            if (c.arg == "-") s.kernel.source.clear();
-            else s.kernel.source += c.arg + "\n";
+            if (c.arg == "-")
+                s.kernel.source.clear();
+            else
+                s.kernel.source += c.arg + "\n";
         } else if (c.verb == "compile") {
             s.kernel.compile_request = true;
         } else if (c.verb == "editor") { // editor window|panel: where the kernel editor is
@@ -138,11 +301,9 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
             s.tune_request = true;
         } else if (c.verb == "quit") {
             s.quit = true;
-            return;
         } else {
-            throw std::runtime_error(fmt::format("{}:{}: unknown command '{}'", path_, c.line, c.verb));
+            fail(c, "unknown command");
         }
-        std::fflush(stdout);
     }
 }
 

@@ -2,24 +2,39 @@
 // A scripted input mode for the windowed app (--script FILE): each line sets what the panel
 // sets, waits frames, or saves pictures, so tests and demos can drive the real window.
 //   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH
-//   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
-//   image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N
-//   status (prints "refused: ..." or "ok", any image error and the panel's message) | tune | quit
-//   inspect X,Y|off (pin the inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device
-//   kernel FILE.cu (load into the kernel editor, compile) | starter NAME | source TEXT (append a line; "-" empties)
-//   compile (the editor's text)
+//   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the
+//   window) image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N status
+//   (prints "refused: ..." or "ok", any image error and the panel's message) | tune | quit inspect X,Y|off (pin the
+//   inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device kernel FILE.cu (load into
+//   the kernel editor, compile) | starter NAME | source TEXT (append a line; "-" empties) compile (the editor's text)
+// Input verbs act as a person does, through real mouse and key events (script_input.h); TARGET
+// is a control's visible label (whole, or a unique prefix; "LABEL [N]" for the Nth) or X,Y in
+// window coordinates. A control scrolled out of its panel is wheeled into view first.
+//   click TARGET | rclick TARGET | mclick TARGET | hover TARGET | drag TARGET DX DY [left|right|middle]
+//   wheel N [TARGET] | key NAME (enter, escape, f12, ctrl+q, shift+tab, a, plus, ...) | type TEXT
+//   print LABEL (prints "widget LABEL: VALUE", what the control shows) | widgets (lists the visible ones)
+//   expect TEXT (fails unless the panel shows TEXT within 60 frames) | expect-not TEXT | text (prints all shown;
+//   text drawn with the ui:: text functions)
 #include <deque>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
+#include "script_input.h"
 #include "ui_state.h"
 
 namespace kc {
 
+// A script that cannot be read or run as written (exit code 2: bad input).
+class ScriptError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 class UiScript {
 public:
-    // Throws std::runtime_error naming the file and line on a malformed command.
+    // Throws ScriptError naming the file and line on a malformed command.
     explicit UiScript(const std::string& path);
     struct Hooks {
         std::function<std::optional<std::string>(const std::string&)> save_canvas;
@@ -28,16 +43,27 @@ public:
     // Runs commands until one waits for frames. Call once per frame, before painting for state
     // changes; pictures are saved from the previous frame's canvas and window.
     void step(UiState& state, const Hooks& hooks);
-    bool done() const { return commands_.empty() && wait_frames_ == 0; }
+    bool done() const { return commands_.empty() && wait_frames_ == 0 && !input_.busy(); }
+    // Delivers this frame's scripted input; call between the platform backend's NewFrame and ImGui's.
+    void feed_input(GLFWwindow* window) { input_.feed(window); }
 
 private:
     struct Command {
         int line;
         std::string verb, arg;
     };
+    void run_state_verb(const Command& c, UiState& s, const Hooks& hooks);
+    bool run_input_verb(const Command& c); // false: not yet (retried next frame)
+    bool check_text(const Command& c);
+    std::optional<ImVec2> target_point(const Command& c, const std::string& target);
+    [[noreturn]] void fail(const Command& c, const std::string& what) const;
+    double number(const Command& c, double lo, double hi, bool whole = false) const;
+
     std::deque<Command> commands_;
     std::string path_;
     int wait_frames_ = 0;
+    ScriptedInput input_;
+    int retries_ = 0; // frames the front input verb has waited for its control
 };
 
 } // namespace kc

@@ -18,18 +18,28 @@ namespace kc {
 // The user's kernel (op user_kernel): the editor's text and what the last compile said.
 struct KernelEditorState {
     std::string source;                  // the editor's text
+    std::string saved_source;            // the text as last loaded or saved: edits since then are unsaved
+    std::string answer;                  // a starter's answer (fix_me.cu's end), behind "Show answer"
+    bool show_answer = false;
     std::string file_name = "kernel.cu"; // names it in NVRTC's log: a starter's or a loaded file's name
     std::array<char, 1024> path{};       // the panel's file field (Load / Save)
     std::optional<std::string> load_request; // read this .cu file into the editor (and compile) between frames
     std::optional<std::string> save_request; // write the editor's text to this file between frames
     std::string file_message;            // what the last load or save did, or why it failed
+    bool save_failed = false;            // file_message says why the last save failed
+    std::string fallback_path;           // where Save goes with an empty file field (<data dir>/kernel.cu)
+    std::string autosave_message;        // what the last autosave did, or why it failed
+    bool autosave_failed = false;
     bool compile_request = false;        // compile `source` between frames (Compile, Ctrl+Enter)
     bool compiled_once = false;          // the op compiles by itself the first time it is shown
     std::optional<bool> last_ok;         // the last compile's outcome; nullopt before the first
     std::string log;                     // its NVRTC log, numbered as the editor's lines
+    std::vector<int> error_lines;        // the editor's lines the log reports errors on
     std::string target;                  // "sm_90"
     double compile_ms = 0.0;
     bool own_window = false;             // edit in a window of its own, wider than the panel
+
+    bool unsaved() const { return source != saved_source; }
 };
 
 // A drag or wheel on the canvas in progress, between frames.
@@ -47,7 +57,10 @@ struct UiState {
     Backend requested_backend = Backend::Cpu;
     Present requested_present = Present::Surface;
     bool vsync = true;
-    bool quit = false;
+    bool quit = false;                  // leave the frame loop now
+    bool quit_request = false;          // the window's close button or Ctrl+Q: quit, asking first about unsaved edits
+    bool unsaved_dialog = false;        // the "Unsaved kernel" dialog is open
+    bool quit_after_save = false;       // its Save was pressed: quit once the kernel is saved
     std::optional<std::string> refusal; // why the last paint was refused; the old picture stays
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")

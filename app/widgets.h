@@ -7,32 +7,38 @@
 #include <imgui.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kc {
 
 // One control as the last frame drew it, in ImGui's (window) coordinates.
 struct WidgetRecord {
-    std::string label;  // the visible label (the part before "##")
-    std::string window; // the ImGui window it is in ("Kernel Canvas", "##Combo_00", ...)
-    ImVec2 min, max;    // the whole item, label included
-    ImVec2 target;      // where a click lands: the middle of its frame (inputs, sliders, combos)
-    bool in_popup = false; // inside an open popup or combo list: drawn on top of everything
-    bool visible = false;  // not scrolled or clipped out of its window
+    std::string label;         // the visible label (the part before "##")
+    std::string window;        // the ImGui window it is in ("Kernel Canvas", "##Combo_00", ...)
+    ImVec2 min, max;           // the whole item, label included
+    ImVec2 target;             // where a click lands: the middle of its frame (inputs, sliders, combos)
+    ImVec2 clip_min, clip_max; // the part of its window it can be seen in (scrolling moves it)
+    bool in_popup = false;     // inside an open popup or combo list: drawn on top of everything
+    bool visible = false;      // not scrolled or clipped out of its window
     bool disabled = false;
     std::string value; // what the control shows, where the wrapper knows it (combo preview, value)
 };
 
-// The controls one frame drew. Attached only while a script runs (see widget_log()).
+// The controls one frame drew, and the text it showed through the ui:: text functions (only
+// text that is not scrolled or collapsed away). Attached only while a script runs (see widget_log()).
 class WidgetLog {
 public:
-    void begin_frame() { current_.clear(); }
-    void end_frame() { last_.swap(current_); }
+    void begin_frame() { current_.clear(), current_text_.clear(); }
+    void end_frame() { last_.swap(current_), last_text_.swap(current_text_); }
     void record(WidgetRecord r) { current_.push_back(std::move(r)); }
+    void record_text(std::string_view text) { (current_text_ += text) += '\n'; }
     const std::vector<WidgetRecord>& last_frame() const { return last_; }
+    const std::string& last_text() const { return last_text_; } // one line per text item
 
 private:
     std::vector<WidgetRecord> current_, last_;
+    std::string current_text_, last_text_;
 };
 
 // The log the wrappers write to, or nullptr (the default: nothing is recorded).
@@ -60,8 +66,7 @@ bool Selectable(const char* label, bool selected = false, ImGuiSelectableFlags f
 bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags = 0);
 bool CollapsingHeader(const char* label, ImGuiTreeNodeFlags flags = 0);
 bool TreeNode(const char* label);
-bool SliderInt(const char* label, int* v, int v_min, int v_max, const char* format = "%d",
-               ImGuiSliderFlags flags = 0);
+bool SliderInt(const char* label, int* v, int v_min, int v_max, const char* format = "%d", ImGuiSliderFlags flags = 0);
 bool SliderFloat(const char* label, float* v, float v_min, float v_max, const char* format = "%.3f",
                  ImGuiSliderFlags flags = 0);
 bool SliderFloat2(const char* label, float v[2], float v_min, float v_max, const char* format = "%.3f",
@@ -73,7 +78,15 @@ bool InputText(const char* label, char* buf, size_t buf_size, ImGuiInputTextFlag
 bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImVec2& size = ImVec2(0, 0),
                         ImGuiInputTextFlags flags = 0, ImGuiInputTextCallback callback = nullptr,
                         void* user_data = nullptr);
-bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags = 0, const ImVec2& size = ImVec2(0, 0));
+bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags = 0,
+                 const ImVec2& size = ImVec2(0, 0));
+
+// Text, recorded as shown (formatted) when visible, so scripts can check what a person reads.
+void Text(const char* fmt, ...) IM_FMTARGS(1);
+void TextDisabled(const char* fmt, ...) IM_FMTARGS(1);
+void TextWrapped(const char* fmt, ...) IM_FMTARGS(1);
+void TextColored(const ImVec4& col, const char* fmt, ...) IM_FMTARGS(2);
+void TextUnformatted(const char* text, const char* text_end = nullptr);
 
 // Records the last item (for controls drawn some other way, e.g. a plot the user hovers).
 void record_last_item(const char* label, const std::string& value = {});

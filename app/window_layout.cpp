@@ -44,8 +44,7 @@ void zoom_buttons(UiState& s) {
     if (ui::Button("+##zoom")) v.zoom_step(middle, +1);
     ImGui::SameLine();
     const std::string zoom = fmt::format("{}{:.0f}%", v.fitted() ? "fit " : "", v.pixel_zoom() * 100);
-    ImGui::TextUnformatted(zoom.c_str());
-    ui::record_last_item("zoom", zoom);
+    ui::TextUnformatted(zoom.c_str());
 }
 
 // Every message that is current, most serious first, each wrapped to the bar's width.
@@ -57,16 +56,15 @@ void messages(const UiState& s) {
     auto line = [&](const ImVec4* colour, const std::string& text) {
         if (text.empty()) return;
         if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
-        ImGui::TextUnformatted(text.c_str());
+        ui::TextUnformatted(text.c_str());
         if (colour) ImGui::PopStyleColor();
-        ui::record_last_item("status", text);
         any = true;
     };
     if (!s.error.empty()) line(&bad, "Error: " + s.error);
     if (s.refusal) line(&bad, "Launch refused: " + *s.refusal);
     if (!s.image_error.empty()) line(&bad, s.image_error);
     line(nullptr, s.message);
-    if (!any) ImGui::TextDisabled("Wheel: zoom the canvas; drag: pan it (see Window in the panel)");
+    if (!any) ui::TextDisabled("Wheel: zoom the canvas; drag: pan it (see Window in the panel)");
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
 }

@@ -20,12 +20,15 @@
 #include <utility>
 #include <vector>
 
+#include "autosave.h"
 #include "canvas.h"
 #include "canvas_input.h"
 #include "frame_painter.h"
 #include "gl_context.h"
 #include "image_io.h"
+#include "kernel_editor.h"
 #include "kernel_files.h"
+#include "key_events.h"
 #include "panel.h"
 #include "registry.h"
 #include "settings.h"
@@ -47,6 +50,7 @@ public:
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
+        ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; // Esc closes popups, Tab moves between fields
         ImGui::StyleColorsDark();
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -191,35 +195,105 @@ void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindo
     }
 }
 
-// The user's kernel: file loads and saves, and compiles (Compile, Ctrl+Enter, a loaded file or
-// starter, or the op shown for the first time). A failed compile leaves the running kernel alone.
-// Returns whether a new kernel now runs.
+// The kernel editor's Load: the file's text replaces the editor's, and compiles.
+void load_kernel_file(KernelEditorState& k, const std::string& path) {
+    std::snprintf(k.path.data(), k.path.size(), "%s", path.c_str());
+    std::string text;
+    if (auto e = read_text_file(path, text)) {
+        k.file_message = *e + "; the editor keeps its text";
+        return;
+    }
+    k.source = std::move(text), k.saved_source = k.source, k.answer.clear();
+    k.file_name = file_name_of(path), k.compile_request = true;
+    k.file_message = "loaded " + path, k.save_failed = false;
+}
+
+// The kernel editor's Save (the panel's button, the "Unsaved kernel" dialog's): to `path`, else
+// the data dir's kernel.cu, shown in the file field from then on. Returns whether it saved.
+bool save_kernel_file(KernelEditorState& k, std::string path) {
+    if (path.empty()) path = k.fallback_path;
+    std::snprintf(k.path.data(), k.path.size(), "%s", path.c_str());
+    if (path == k.fallback_path) { // the data dir may not exist yet; a failure shows in the write's message
+        std::error_code ec;
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    }
+    const auto e = write_text_file(path, k.source);
+    k.file_message = e ? *e : "saved " + path;
+    k.save_failed = e.has_value();
+    if (!e) k.file_name = file_name_of(path), k.saved_source = k.source;
+    return !e;
+}
+
+void apply_kernel_file_requests(UiState& s) {
+    KernelEditorState& k = s.kernel;
+    if (k.load_request) load_kernel_file(k, *std::exchange(k.load_request, std::nullopt));
+    if (!k.save_request) return;
+    const bool saved = save_kernel_file(k, *std::exchange(k.save_request, std::nullopt));
+    if (std::exchange(s.quit_after_save, false) && saved) s.quit = true; // a failed save keeps the dialog open
+}
+
+// The user's kernel: loads, saves, and compiles (Compile, Ctrl+Enter, a loaded file or starter,
+// or the op shown for the first time). A failed compile leaves the running kernel alone; on the
+// CPU backend a compile waits for a CUDA backend. Returns whether a new kernel now runs.
 bool apply_kernel_requests(UiState& s, FramePainter& painter) {
     KernelEditorState& k = s.kernel;
-    if (k.load_request) {
-        const std::string path = *std::exchange(k.load_request, std::nullopt);
-        std::snprintf(k.path.data(), k.path.size(), "%s", path.c_str());
-        std::string text;
-        if (auto e = read_text_file(path, text)) {
-            k.file_message = *e + "; the editor keeps its text";
-        } else {
-            k.source = std::move(text), k.file_name = file_name_of(path), k.compile_request = true;
-            k.file_message = "loaded " + path;
-        }
-    }
-    if (k.save_request) {
-        const std::string path = *std::exchange(k.save_request, std::nullopt);
-        const auto e = write_text_file(path, k.source);
-        k.file_message = e ? *e : "saved " + path;
-        if (!e) k.file_name = file_name_of(path);
-    }
-    if (op_registry()[s.job.op].user_code && !k.compiled_once && painter.backend() != Backend::Cpu) k.compile_request = true;
+    apply_kernel_file_requests(s);
+    if (painter.backend() == Backend::Cpu) return false;
+    if (op_registry()[s.job.op].user_code && !k.compiled_once) k.compile_request = true;
     if (!k.compile_request) return false;
     k.compile_request = false;
     k.compiled_once = true;
     const KernelCompile result = painter.compile_user_kernel(k.source, k.file_name);
     k.last_ok = result.ok, k.log = result.log, k.target = result.target, k.compile_ms = result.milliseconds;
+    k.error_lines = error_lines(k.log, k.file_name);
     return result.ok;
+}
+
+// F12 saves the canvas, Ctrl+Q quits (asking first), Esc cancels the "Unsaved kernel" dialog.
+// Presses come from GLFW's events, so a press shorter than a frame still counts, for ImGui too.
+void handle_keys(KeyEvents& keys, UiState& s) {
+    const bool typing = ImGui::GetIO().WantTextInput; // as of the last frame's panel
+    const std::vector<KeyPress> presses = keys.drain();
+    keys.hold_short_presses(presses);
+    for (const KeyPress& press : presses) {
+        if (press.key == GLFW_KEY_ESCAPE && s.unsaved_dialog) s.unsaved_dialog = false, s.quit_after_save = false;
+        const auto shortcut = shortcut_for(press, typing);
+        if (shortcut == Shortcut::SaveCanvas) s.save_request = true;
+        if (shortcut == Shortcut::Quit) s.quit_request = true;
+    }
+}
+
+// The close button or Ctrl+Q: quits, unless the editor holds unsaved edits, which open the
+// "Unsaved kernel" dialog (Save, Discard, Cancel). After a fault the source is saved already.
+void handle_quit_request(GLFWwindow* window, UiState& s) {
+    if (glfwWindowShouldClose(window)) {
+        glfwSetWindowShouldClose(window, GLFW_FALSE); // the dialog may veto it
+        s.quit_request = true;
+    }
+    if (!std::exchange(s.quit_request, false)) return;
+    const bool ask = s.kernel.unsaved() && s.fatal.empty();
+    (ask ? s.unsaved_dialog : s.quit) = true;
+}
+
+// The editor starts with --kernel's file, else the autosave of the last session, else the
+// default starter.
+void start_kernel_editor(KernelEditorState& k, const Options& o, const std::optional<std::filesystem::path>& autosave) {
+    const auto data_dir = user_data_dir();
+    k.fallback_path = data_dir ? (*data_dir / "kernel.cu").string() : std::string("kernel.cu");
+    std::snprintf(k.path.data(), k.path.size(), "%s", o.kernel_path.c_str());
+    std::string restored;
+    std::error_code ec;
+    if (!o.kernel_path.empty()) {
+        k.source = o.kernel_source, k.file_name = file_name_of(o.kernel_path);
+    } else if (autosave && std::filesystem::exists(*autosave, ec) && !read_text_file(autosave->string(), restored)) {
+        k.source = std::move(restored), k.file_name = file_name_of(autosave->string());
+        k.file_message =
+            "restored your last session's kernel (" + autosave->string() + "); the Starter menu starts afresh";
+    } else {
+        load_starter(k, default_starter());
+        k.compile_request = false; // the op compiles it when first shown
+    }
+    k.saved_source = k.source;
 }
 
 using Clock = std::chrono::steady_clock;
@@ -247,10 +321,21 @@ void tune_block(UiState& s, FramePainter& painter, Canvas& canvas, const std::fu
                             s.tune_results.front().median_us);
 }
 
+void show_autosave(KernelEditorState& k, const std::optional<AutosaveResult>& result) {
+    if (!result) return;
+    k.autosave_message = result->message, k.autosave_failed = !result->ok;
+}
+
+// At quit nothing can show a failure any more but the terminal.
+void report_final_autosave(const std::optional<AutosaveResult>& result) {
+    if (result && !result->ok) fmt::print(stderr, "kcanvas: {}\n", result->message);
+}
+
 } // namespace
 
 int run_windowed(const Options& o) {
     GlfwWindow window(1280, 860, "Kernel Canvas", o.vsync);
+    KeyEvents keys(window.handle()); // before ImGui's backend, which then calls it first
     ImGuiSession imgui(window.handle(), o.script.empty() ? ini_path() : std::string());
     UiScale ui_scale(window.handle());
     FramePainter painter(o.backend);
@@ -282,9 +367,12 @@ int run_windowed(const Options& o) {
     state.edit_width = canvas.width();
     state.edit_height = canvas.height();
     glfwSetDropCallback(window.handle(), &on_drop);
-    state.kernel.source = o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source;
-    state.kernel.file_name = o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path);
-    std::snprintf(state.kernel.path.data(), state.kernel.path.size(), "%s", o.kernel_path.c_str());
+    const auto autosave_path = autosave_file();
+    start_kernel_editor(state.kernel, o, autosave_path);
+    std::optional<Autosave> autosave;
+    if (autosave_path) autosave.emplace(*autosave_path, state.kernel.source);
+    if (!autosave_path)
+        show_autosave(state.kernel, AutosaveResult{false, "no autosave: neither XDG_DATA_HOME nor HOME is set"});
     state.requested_backend = painter.backend();
     state.requested_present = painter.present();
     state.vsync = o.vsync;
@@ -294,24 +382,21 @@ int run_windowed(const Options& o) {
         [&](const std::string& path) { return write_image(path, canvas.width(), canvas.height(), canvas.read_texture()); },
         [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); }};
 
-    bool f12_was_down = false, escape_was_down = false;
     const auto started = Clock::now();
     auto last_frame = started;
     double frame_ms = 0.0;
     FrameBreakdown breakdown;
     Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
-    while (!glfwWindowShouldClose(window.handle()) && !state.quit) {
+    while (!state.quit) {
         glfwPollEvents();
         // A frame went round: the GPU answers. Armed for CUDA only (the CPU emulator's long frames
         // are not hangs).
         const bool watch_gpu = painter.backend() != Backend::Cpu && state.fatal.empty();
         watchdog.beat();
         watchdog.arm(watch_gpu);
-        // ESC quits on a fresh press outside text fields: the Escape that leaves a field is still
-        // held down on the next frame, and must not close the window with the user's code in it.
-        const bool escape = glfwGetKey(window.handle(), GLFW_KEY_ESCAPE) == GLFW_PRESS;
-        if (escape && !escape_was_down && !ImGui::GetIO().WantTextInput) break;
-        escape_was_down = escape;
+        handle_keys(keys, state);
+        handle_quit_request(window.handle(), state);
+        if (state.quit) break;
         if (script && state.fatal.empty()) {
             script->step(state, hooks);
             if (state.quit) break;
@@ -349,6 +434,7 @@ int run_windowed(const Options& o) {
         if (ui_scale.update(state.settings.ui_scale_percent)) state.ui_scale = ui_scale.scale();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        if (script) script->feed_input(window.handle());
         ImGui::NewFrame();
         if (widget_log()) widget_log()->begin_frame();
         const RectD area = draw_panel(state, {painter, frame_ms, breakdown});
@@ -372,15 +458,13 @@ int run_windowed(const Options& o) {
         glViewport(0, 0, fb_w, fb_h);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         breakdown.draw.add(micros_since(t_draw));
-        const bool f12 = glfwGetKey(window.handle(), GLFW_KEY_F12) == GLFW_PRESS;
-        if (f12 && !f12_was_down) state.save_request = true;
-        f12_was_down = f12;
         if (state.save_request) {
             state.save_request = false;
             const std::string name = snapshot_name(state);
             const auto e = write_image(name, canvas.width(), canvas.height(), canvas.read_texture());
             state.message = e ? *e : "saved " + std::filesystem::absolute(name).string();
         }
+        if (autosave) show_autosave(state.kernel, autosave->tick(state.kernel.source, Clock::now()));
         if (script && (script->done() || !state.fatal.empty())) state.quit = true;
         save_changed_settings(state, settings_file, saved_settings, false);
         const auto t_swap = Clock::now();
@@ -393,6 +477,7 @@ int run_windowed(const Options& o) {
         last_frame = now;
     }
     save_changed_settings(state, settings_file, saved_settings, true);
+    if (autosave) report_final_autosave(autosave->flush(state.kernel.source));
     return state.fatal.empty() ? 0 : 1;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // Runs the kcanvas binary for the command-line and GUI tests; returns its exit code and output.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -26,7 +28,13 @@ inline ProcessResult run_shell(const std::string& command_line) {
     return r;
 }
 
-// Runs kcanvas with these arguments.
-inline ProcessResult run(const std::string& args) { return run_shell(std::string(KCANVAS_BIN) + " " + args); }
+// A data dir of this test process's own (kcanvas autosaves the kernel editor there and restores it
+// at start), so tests neither touch the user's ~/.local/share nor see each other's autosaves.
+inline std::string test_data_home() { return ::testing::TempDir() + "/kc_data_" + std::to_string(::getpid()); }
+
+// Runs kcanvas with these arguments, with XDG_DATA_HOME set to `data_home`.
+inline ProcessResult run(const std::string& args, const std::string& data_home = test_data_home()) {
+    return run_shell("XDG_DATA_HOME='" + data_home + "' " + std::string(KCANVAS_BIN) + " " + args);
+}
 
 } // namespace kc::test

@@ -1,7 +1,8 @@
 // Fix me: a kernel with an indexing bug (an exercise)
 // This should paint the whole canvas in stripes, but with the default block (32x8) most of the
 // canvas stays hatched and some stripes are painted twice. Find the bug, fix it, press Compile.
-// (Hint: which size of the block moves x from one block to the next? The answer is at the end.)
+// (Hint: which size of the block moves x from one block to the next? The answer is behind the
+// panel's "Show answer" button, and at the end of assets/kernels/fix_me.cu.)
 extern "C" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t) {
     const int x = blockIdx.x * blockDim.y + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;

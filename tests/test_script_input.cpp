@@ -1,0 +1,61 @@
+// The script's input helpers without a window: key names and finding a control by its label.
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+
+#include "script_input.h"
+
+namespace kc {
+namespace {
+
+TEST(ScriptInput, KeyChordsNameTheKeyItsModifiersAndWhatItTypes) {
+    const auto q = parse_key_chord("ctrl+q");
+    ASSERT_TRUE(q);
+    EXPECT_EQ(q->key, GLFW_KEY_Q);
+    EXPECT_EQ(q->mods, GLFW_MOD_CONTROL);
+    EXPECT_EQ(q->text, 0u); // Ctrl+Q types nothing into a field
+    const auto a = parse_key_chord("shift+a");
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->text, unsigned('A'));
+    EXPECT_EQ(parse_key_chord("F12")->key, GLFW_KEY_F12);
+    EXPECT_EQ(parse_key_chord("escape")->key, GLFW_KEY_ESCAPE);
+    EXPECT_EQ(parse_key_chord("plus")->text, unsigned('+'));
+    EXPECT_EQ(parse_key_chord("ctrl++")->key, GLFW_KEY_KP_ADD);
+    EXPECT_EQ(parse_key_chord("7")->key, GLFW_KEY_7);
+    EXPECT_FALSE(parse_key_chord("hyper+q"));
+    EXPECT_FALSE(parse_key_chord("f99"));
+    EXPECT_FALSE(parse_key_chord(""));
+}
+
+WidgetRecord widget(const std::string& label, bool in_popup = false) {
+    WidgetRecord r;
+    r.label = label;
+    r.window = in_popup ? "##Combo_00" : "Kernel Canvas";
+    r.in_popup = in_popup;
+    r.visible = true;
+    return r;
+}
+
+TEST(ScriptInput, ALabelIsFoundWholeThenByAUniquePrefix) {
+    const std::vector<WidgetRecord> drawn = {widget("Blend A and B"), widget("Blend weight"), widget("Box blur"),
+                                             widget("Load"),          widget("Load"),         widget("Blend")};
+    EXPECT_EQ(find_widget(drawn, "Blend").widget, &drawn[5]); // the whole label beats the prefixes
+    EXPECT_EQ(find_widget(drawn, "Blend w").widget, &drawn[1]);
+    EXPECT_EQ(find_widget(drawn, "Bo").widget, &drawn[2]);
+    EXPECT_EQ(find_widget(drawn, "Load [2]").widget, &drawn[4]);
+    EXPECT_NE(find_widget(drawn, "Blend ").error.find("ambiguous: 'Blend A and B', 'Blend weight'"), std::string::npos);
+    EXPECT_NE(find_widget(drawn, "Load").error.find("ambiguous"), std::string::npos);
+    EXPECT_NE(find_widget(drawn, "Load [3]").error.find("only 2"), std::string::npos);
+    EXPECT_NE(find_widget(drawn, "Save").error.find("no control labelled 'Save'"), std::string::npos);
+}
+
+TEST(ScriptInput, AnOpenListsItemsComeFirst) {
+    const std::vector<WidgetRecord> drawn = {widget("Operation"), widget("Grayscale"), widget("Gradient", true),
+                                             widget("Grayscale", true)};
+    EXPECT_EQ(find_widget(drawn, "Grayscale").widget, &drawn[3]);
+    EXPECT_EQ(find_widget(drawn, "Gr").error.find("ambiguous: 'Gradient', 'Grayscale'") != std::string::npos, true);
+    EXPECT_EQ(find_widget(drawn, "Operation").widget, &drawn[0]); // outside the list: a click there closes it
+}
+
+} // namespace
+} // namespace kc

@@ -92,7 +92,7 @@ void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const Launch
 void inspector_tooltip(const PaintJob& job, const PixelWriter& wr, int x, int y, Pixel value, std::optional<unsigned> sm,
                        bool is_cpu) {
     ImGui::BeginTooltip();
-    ImGui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x);
+    ui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x); // recorded: scripts read it
     ui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
     ImGui::SameLine();

@@ -41,6 +41,21 @@ void select_op(PaintJob& job, const OpInfo& op) {
     job.op = op.index;
 }
 
+// Controls that share a line move to the next one when the panel is too narrow for them.
+void same_line_if_room(float next_width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right = ImGui::GetItemRectMax().x + style.ItemSpacing.x + next_width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+float button_width(const std::string& label) {
+    return ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+float radio_width(const std::string& label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str(), nullptr, true).x;
+}
+
 void operation_section(UiState& s, const PanelContext& ctx) {
     const auto ops = op_registry();
     if (ui::BeginCombo("Operation", std::string(ops[s.job.op].title).c_str())) {
@@ -60,7 +75,7 @@ void operation_section(UiState& s, const PanelContext& ctx) {
     }
     if (op.variants == 2) {
         for (int v = 0; v < 2; ++v) {
-            if (v) ImGui::SameLine();
+            if (v) same_line_if_room(radio_width(std::string(op.variant_names[v])));
             ui::RadioButton(std::string(op.variant_names[v]).c_str(), &p.variant, v);
         }
         ui::Checkbox("Run both variants each frame", &s.both_variants);
@@ -159,8 +174,9 @@ void canvas_section(UiState& s) {
     ui::InputInt("Height", &s.edit_height, 0, 0);
     if (ui::Button("Apply size")) s.apply_size = true;
     for (auto [w, h] : {std::pair{800, 800}, {1920, 1080}, {3840, 2160}}) {
-        ImGui::SameLine();
-        if (ui::Button(fmt::format("{}x{}", w, h).c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
+        const std::string label = fmt::format("{}x{}", w, h);
+        same_line_if_room(button_width(label));
+        if (ui::Button(label.c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
     }
 }
 
@@ -195,7 +211,7 @@ void launch_section(UiState& s) {
         // The rest maps threads to pixels for the built-in ops; the user's kernel does that itself.
         ImGui::TextDisabled("Your kernel computes its own pixel: the auto grid is 2d, one thread per pixel.");
         if (ui::Button("Tutorial: block 50x20, grid 80x8")) l = tutorial_preset();
-        ImGui::SameLine();
+        same_line_if_room(button_width("Default: 32x8, auto"));
         if (ui::Button("Default: 32x8, auto")) l = LaunchConfig{};
         return;
     }
@@ -298,8 +314,8 @@ void backend_section(UiState& s, const PanelContext& ctx) {
     if (p.backend() == Backend::CudaInterop) {
         int present = static_cast<int>(p.present());
         for (Present option : kAllPresents) {
+            if (option != kAllPresents[0]) same_line_if_room(radio_width(std::string(present_name(option))));
             ui::RadioButton(std::string(present_name(option)).c_str(), &present, static_cast<int>(option));
-            ImGui::SameLine();
         }
         help_marker("How the kernel's pixels reach the texture. pbo: the kernel writes a GL pixel buffer that "
                     "glTexSubImage2D uploads. texture: cudaMemcpy2DToArray copies CUDA memory into the GL texture. "
@@ -382,10 +398,9 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
     draw_status_bar(s); // first: the panel and the canvas end where it begins
     if (place_panel(s)) {
         const ImGuiWindowFlags flags =
-            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
             ImGuiWindowFlags_NoBringToFrontOnFocus; // the editor's window and the tooltips stay above it
         ImGui::Begin("Kernel Canvas", nullptr, flags);
-        remember_panel_width(s);
         // Prose wraps at any panel width; controls leave room for their labels.
         ImGui::PushTextWrapPos(0.0f);
         ImGui::PushItemWidth(-ImGui::GetFontSize() * 9.0f);
@@ -393,6 +408,7 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
         ImGui::PopItemWidth();
         ImGui::PopTextWrapPos();
         ImGui::End();
+        draw_panel_edge(s);
     }
     unsaved_kernel_dialog(s);
     kernel_fault_dialog(s);

@@ -3,6 +3,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench.h"
@@ -83,6 +84,7 @@ struct UiState {
     float status_bar_height = 0;               // last frame's, in points
     CanvasView view;                           // zoom and pan of the canvas in the window
     CanvasGesture gesture;                     // a drag or wheel on the canvas in progress
+    std::optional<std::pair<int, int>> window_size_request; // scripts: resize the window (points)
     // A kernel faulted and CUDA cannot go on: the panel shows this until the user quits (exit 1).
     std::string fatal;
 };

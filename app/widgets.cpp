@@ -237,6 +237,12 @@ void TextUnformatted(const char* text, const char* text_end) {
     record_text_item(text_end ? std::string_view(text, std::size_t(text_end - text)) : std::string_view(text));
 }
 
+bool InvisibleButton(const char* str_id, const ImVec2& size, ImGuiButtonFlags flags) {
+    const bool pressed = ImGui::InvisibleButton(str_id, size, flags);
+    record_item(str_id, {});
+    return pressed;
+}
+
 bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags, const ImVec2& size) {
     const bool pressed = ImGui::ColorButton(desc_id, col, flags, size);
     record_item(desc_id, {});

@@ -31,6 +31,16 @@ float panel_width(const UiState& s) {
 
 float panel_height(const UiState& s) { return std::max(1.0f, ImGui::GetIO().DisplaySize.y - s.status_bar_height); }
 
+// The canvas pixel under the mouse, where no window covers the canvas (as last frame drew it).
+void cursor_pixel(const UiState& s) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureMouse) return;
+    if (const auto p = s.view.pixel_at({io.MousePos.x, io.MousePos.y})) {
+        ImGui::SameLine();
+        ui::Text("cursor (%d, %d)", p->x, p->y);
+    }
+}
+
 void zoom_buttons(UiState& s) {
     CanvasView& v = s.view;
     const RectD area = v.viewport();
@@ -45,6 +55,7 @@ void zoom_buttons(UiState& s) {
     ImGui::SameLine();
     const std::string zoom = fmt::format("{}{:.0f}%", v.fitted() ? "fit " : "", v.pixel_zoom() * 100);
     ui::TextUnformatted(zoom.c_str());
+    cursor_pixel(s);
 }
 
 // Every message that is current, most serious first, each wrapped to the bar's width.
@@ -75,19 +86,34 @@ bool place_panel(const UiState& s) {
     if (s.settings.panel_hidden) return false;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float w = panel_width(s), h = panel_height(s);
-    const PanelLimits l = panel_limits(s);
     ImGui::SetNextWindowPos(ImVec2(s.settings.panel_right ? display.x - w : 0.0f, 0.0f), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
-    // Only the width can be dragged; the height is the window's.
-    ImGui::SetNextWindowSizeConstraints(ImVec2(l.min_w, h), ImVec2(l.max_w, h));
     return true;
 }
 
-void remember_panel_width(UiState& s) {
-    // The width set this frame comes back unchanged unless the user dragged the edge: only then
-    // is it the user's (a window too narrow for the stored width must not shrink it for good).
-    const float w = ImGui::GetWindowWidth();
-    if (std::abs(w - panel_width(s)) > 0.5f) s.settings.panel_width = w / s.ui_scale;
+// A thin window over the panel's inner edge: dragging it sets the panel's width. ImGui's own
+// window resizing would also take the panel's bottom edge, right where its last header is.
+void draw_panel_edge(UiState& s) {
+    if (s.settings.panel_hidden) return;
+    const float grab = 3.0f * s.ui_scale, w = panel_width(s);
+    const float edge = s.settings.panel_right ? ImGui::GetIO().DisplaySize.x - w : w;
+    ImGui::SetNextWindowPos(ImVec2(edge - grab, 0.0f), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(2 * grab, panel_height(s)), ImGuiCond_Always);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoNav;
+    ImGui::Begin("##panel edge", nullptr, flags);
+    ui::InvisibleButton("Panel edge##splitter", ImGui::GetContentRegionAvail());
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (ImGui::IsItemActive() && ImGui::GetIO().MouseDelta.x != 0.0f) {
+        const float dx = ImGui::GetIO().MouseDelta.x * (s.settings.panel_right ? -1.0f : 1.0f);
+        const PanelLimits l = panel_limits(s);
+        s.settings.panel_width = std::clamp(w + dx, l.min_w, l.max_w) / s.ui_scale;
+    }
+    ImGui::End();
+    ImGui::PopStyleVar(2);
 }
 
 void draw_status_bar(UiState& s) {

@@ -1,6 +1,6 @@
 #pragma once
 // How the window is shared: the panel is a side area (left or right) the height of the window
-// above the status bar, resizable by dragging its inner edge; the status bar runs along the
+// above the status bar, resizable by dragging its inner edge ("Panel edge" to scripts); the status bar runs along the
 // bottom, always visible; the canvas takes the rest. Collapsing the panel widens the canvas.
 #include "canvas_view.h"
 #include "ui_state.h"
@@ -10,8 +10,8 @@ namespace kc {
 // Sets the next window (the panel) to its place and the width the user gave it. False when the
 // panel is hidden.
 bool place_panel(const UiState& state);
-// Inside the panel window: keeps the width the user dragged it to.
-void remember_panel_width(UiState& state);
+// After the panel: the handle on its inner edge that drags its width.
+void draw_panel_edge(UiState& state);
 
 // The status bar: zoom controls (Fit, 1:1, -, +), show/hide the panel, and the latest error,
 // refusal, image error and message (a saved file's full path).

@@ -188,6 +188,10 @@ void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindo
         }
     }
     if (s.requested_present != painter.present()) painter.set_present(s.requested_present);
+    if (s.window_size_request) {
+        const auto [w, h] = *std::exchange(s.window_size_request, std::nullopt);
+        glfwSetWindowSize(window.handle(), w, h);
+    }
     if (s.vsync != vsync_now) {
         window.set_vsync(s.vsync);
         vsync_now = s.vsync;

@@ -10,6 +10,7 @@
 
 #include "kernel_editor.h"
 #include "user_kernel.h"
+#include "ui_scale.h"
 #include "widgets.h"
 
 namespace kc {
@@ -144,7 +145,9 @@ void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
         // Line numbers in the log are the editor's: "kernel.cu(7)" is line 7 above.
         ImGui::BeginChild("log", ImVec2(0, ImGui::GetTextLineHeight() * 8), true, ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::PushStyleColor(ImGuiCol_Text, k.last_ok.value_or(false) ? ImVec4(0.85f, 0.85f, 0.5f, 1.0f) : kBad);
+        ImGui::PushFont(mono_font());
         ui::TextUnformatted(k.log.c_str());
+        ImGui::PopFont();
         ImGui::PopStyleColor();
         ImGui::EndChild();
     }
@@ -153,7 +156,9 @@ void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
 // The code, Compile, and what the last compile said. `height` as ImGui sizes go (negative: fill
 // the window but leave that much).
 void editor(KernelEditorState& k, const PanelContext& ctx, float height) {
+    ImGui::PushFont(mono_font()); // code in a monospaced font
     code_box(k, height);
+    ImGui::PopFont();
     compile_button(k, ctx);
     compile_status(k, ctx);
 }
@@ -189,7 +194,9 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
         const std::string_view prelude = user_kernel_prelude();
         ImGui::BeginChild("prelude", ImVec2(0, ImGui::GetTextLineHeight() * 14), true,
                           ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::PushFont(mono_font());
         ui::TextUnformatted(prelude.data(), prelude.data() + prelude.size());
+        ImGui::PopFont();
         ImGui::EndChild();
         ImGui::TreePop();
     }

@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <fmt/format.h>
 
+#include "registry.h"
 #include "widgets.h"
 
 namespace kc {
@@ -60,6 +61,7 @@ void zoom_buttons(UiState& s) {
 
 // Every message that is current, most serious first, each wrapped to the bar's width.
 void messages(const UiState& s) {
+    const bool fractal = op_registry()[s.job.op].uses & kUsesFractal;
     const ImVec4 bad(1.0f, 0.4f, 0.4f, 1.0f);
     ImGui::BeginGroup(); // continuation lines start under the first, right of the buttons
     ImGui::PushTextWrapPos(0.0f);
@@ -75,7 +77,10 @@ void messages(const UiState& s) {
     if (s.refusal) line(&bad, "Launch refused: " + *s.refusal);
     if (!s.image_error.empty()) line(&bad, s.image_error);
     line(nullptr, s.message);
-    if (!any) ui::TextDisabled("Wheel: zoom the canvas; drag: pan it (see Window in the panel)");
+    if (!any)
+        ui::TextDisabled(
+            "%s", fractal ? "Wheel, drag: move the fractal; Ctrl+wheel: zoom the view; middle or right drag: pan it"
+                          : "Wheel: zoom the canvas; drag: pan it; + and -: zoom");
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
 }

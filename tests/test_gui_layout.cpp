@@ -211,5 +211,21 @@ TEST(GuiLayout, UiScale200DoublesThePanel) {
     EXPECT_TRUE(canvas_coloured(at(big, 790, 350)));
 }
 
+// The panel's UI scale slider, dragged and released: fonts and style are rebuilt between frames
+// and the panel grows with them.
+TEST(GuiLayout, TheUiScaleSliderRescalesThePanelWhenReleased) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run = run_script("kc_gui_slider", std::string(kSetUp) +
+                                                     "click Window and view\nwait 2\ndrag UI scale 2000 0\nwait 3\n"
+                                                     "print UI scale\nscreenshot {dir}/scaled.png\nquit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    EXPECT_EQ(test::printed_value(run.result.output, "UI scale"), "300") << run.result.output;
+    const auto scaled = test::load_png(run.dir + "/scaled.png");
+    ASSERT_EQ(scaled.width, 1000);
+    // 390 x 300 % is more than the window allows: the panel stops 200 points short of its right edge.
+    EXPECT_FALSE(canvas_coloured(at(scaled, 790, 300)));
+    EXPECT_TRUE(canvas_coloured(at(scaled, 810, 300)));
+}
+
 } // namespace
 } // namespace kc

@@ -180,9 +180,9 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     // The panel is narrow for code: the editor can move to a window of its own.
     ui::Checkbox("Edit in a larger window", &k.own_window);
     if (k.own_window) {
-        const float right_of_panel = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
-        ImGui::SetNextWindowPos(ImVec2(right_of_panel + 16, 16), ImGuiCond_FirstUseEver); // over the canvas
-        ImGui::SetNextWindowSize(ImVec2(760, 620), ImGuiCond_FirstUseEver);
+        const RectD canvas = s.view.viewport(); // the panel may be on either side
+        ImGui::SetNextWindowPos(ImVec2(float(canvas.x) + 16, 16), ImGuiCond_FirstUseEver); // over the canvas
+        ImGui::SetNextWindowSize(ImVec2(760 * s.ui_scale, 620 * s.ui_scale), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowBgAlpha(1.0f); // code over a picture must stay readable
         if (ImGui::Begin("Your kernel", &k.own_window)) editor(k, ctx, -ImGui::GetTextLineHeight() * 12);
         ImGui::End();

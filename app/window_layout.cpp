@@ -3,7 +3,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <fmt/format.h>
 
 #include "registry.h"

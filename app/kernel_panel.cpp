@@ -232,7 +232,7 @@ void unsaved_kernel_dialog(UiState& s) {
 void kernel_fault_dialog(UiState& s) {
     if (s.fatal.empty()) return;
     ImGui::OpenPopup("The GPU stopped");
-    ImGui::SetNextWindowSize(ImVec2(560, 0), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 43.0f, 0), ImGuiCond_Appearing); // 560 at 100 %
     if (ImGui::BeginPopupModal("The GPU stopped", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
         wrapped(kBad, s.fatal);
         if (ui::Button("Quit kcanvas")) s.quit = true;

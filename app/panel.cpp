@@ -159,7 +159,7 @@ void histogram_section(const PanelContext& ctx) {
         for (int i = 0; i < 256; ++i) top = std::max(top, bins[i] = std::sqrt(static_cast<float>(out.histogram[h][i])));
         ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[h]);
         ImGui::PlotHistogram(fmt::format("##h{}", h).c_str(), bins, 256, 0, names[h], 0.0f, top,
-                             ImVec2(ImGui::GetContentRegionAvail().x, h == 0 ? 90.0f : 40.0f));
+                             ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * (h == 0 ? 7.0f : 3.0f)));
         ImGui::PopStyleColor();
     }
     ImGui::TextDisabled("bar height: sqrt(count); 0 at the left, 255 at the right");
@@ -280,7 +280,7 @@ void timing_section(UiState& s, const PanelContext& ctx) {
         const auto history = t.kernel.history();
         const float top = *std::max_element(history.begin(), history.end()) * 1.15f;
         ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0, "kernel time (us), 0 at the bottom",
-                         0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, 60));
+                         0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.5f));
     }
     ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
     if (ui::TreeNode("Where the frame goes (CPU, us)")) {
@@ -341,7 +341,7 @@ void tune_section(UiState& s) {
                 "`kcanvas bench --sweep-blocks`.");
     if (s.tune_results.empty()) return;
     if (ImGui::BeginTable("tune", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                          ImVec2(0, 160))) {
+                          ImVec2(0, ImGui::GetFontSize() * 12.0f))) {
         ImGui::TableSetupColumn("block");
         ImGui::TableSetupColumn("kernel us (median)");
         ImGui::TableHeadersRow();

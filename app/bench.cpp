@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 
+#include "block_sweep.h"
 #include "gl_context.h"
 #include "gl_timer.h"
 #include "source_images.h"
@@ -96,33 +97,6 @@ bool parse_size(const std::string& s, int& w, int& h) {
 }
 
 } // namespace
-
-std::vector<BlockTiming> sweep_blocks(FramePainter& painter, Canvas& canvas, PaintJob job, int reps,
-                                      const std::function<void()>& on_step) {
-    std::vector<Dim3> blocks{{50, 20, 1}};
-    for (int x = 1; x <= 1024; x *= 2)
-        for (int y = 1; x * y <= 1024; y *= 2)
-            if (x * y >= 32) blocks.push_back({x, y, 1});
-    job.launch.auto_grid = true;
-    if (!is_tiled(job.launch.mapping)) job.launch.mapping = Mapping::TwoD; // columns stays: 32x1 vs 1x32 is its lesson
-    std::vector<BlockTiming> results;
-    for (const Dim3& b : blocks) {
-        job.launch.block = b;
-        painter.times().clear();
-        bool refused = false;
-        for (int i = 0; i < reps + 5 && !refused; ++i) {
-            refused = painter.paint(job, canvas).has_value();
-            painter.collect_timings();
-        }
-        glFinish();
-        painter.collect_timings(true);
-        if (!refused && !painter.times().kernel.empty()) results.push_back({b, painter.times().kernel.median()});
-        if (on_step) on_step();
-    }
-    painter.times().clear();
-    std::sort(results.begin(), results.end(), [](auto& a, auto& b) { return a.median_us < b.median_us; });
-    return results;
-}
 
 int run_bench(const BenchOptions& o) {
     std::vector<const OpInfo*> ops;

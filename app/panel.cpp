@@ -9,6 +9,7 @@
 #include "kernel_panel.h"
 #include "registry.h"
 #include "teach_panel.h"
+#include "tune_panel.h"
 #include "thread_of_pixel.h"
 #include "ui_scale.h"
 #include "widgets.h"
@@ -331,31 +332,6 @@ void backend_section(UiState& s, const PanelContext& ctx) {
         }
 }
 
-void tune_section(UiState& s) {
-    const bool custom = op_registry()[s.job.op].custom;
-    if (custom) ImGui::BeginDisabled();
-    if (ui::Button("Find the fastest block")) s.tune_request = true;
-    if (custom) ImGui::EndDisabled();
-    help_marker("Times the current op with every block shape of 32..1024 threads (powers of two) and the "
-                "tutorial's 50x20, auto grid, the 2d mapping (columns stays columns); applies the fastest. The same as "
-                "`kcanvas bench --sweep-blocks`.");
-    if (s.tune_results.empty()) return;
-    if (ImGui::BeginTable("tune", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                          ImVec2(0, ImGui::GetFontSize() * 12.0f))) {
-        ImGui::TableSetupColumn("block");
-        ImGui::TableSetupColumn("kernel us (median)");
-        ImGui::TableHeadersRow();
-        for (const BlockTiming& r : s.tune_results) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::Text("%d x %d", r.block.x, r.block.y);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.2f", r.median_us);
-        }
-        ImGui::EndTable();
-    }
-}
-
 // How to zoom and pan, the UI scale and where the panel goes.
 void window_section(UiState& s) {
     const bool fractal = op_registry()[s.job.op].uses & kUsesFractal;
@@ -387,7 +363,7 @@ void panel_sections(UiState& s, const PanelContext& ctx) {
     if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Error: %s", s.error.c_str());
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
-    if (ui::CollapsingHeader("Tune the block")) tune_section(s);
+    if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
     if (ui::CollapsingHeader("Window and view")) window_section(s);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The Dear ImGui control panel: reads and edits UiState, shows the painter's timings.
 #include "canvas_view.h"
+#include "block_sweep.h"
 #include "frame_painter.h"
 #include "ui_state.h"
 
@@ -15,6 +16,7 @@ struct PanelContext {
     const FramePainter& painter;
     double frame_ms; // wall time of the last whole frame
     const FrameBreakdown& breakdown;
+    const BlockSweep* sweep = nullptr; // the block tuner's running or last sweep
 };
 
 // Draws the panel beside the canvas and the status bar under both (window_layout.h); returns the

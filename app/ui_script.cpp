@@ -285,6 +285,7 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
             const KernelEditorState& k = s.kernel;
             if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
             if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);
+            if (hooks.tuner_status) fmt::print("{}", hooks.tuner_status());
         } else if (c.verb == "kernel") { // kernel FILE.cu: load into the editor and compile, as the panel's Load
             s.kernel.load_request = c.arg;
         } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
@@ -302,7 +303,7 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
             if (c.arg != "window" && c.arg != "panel") throw bad("editor must be window or panel");
             s.kernel.own_window = c.arg == "window";
         } else if (c.verb == "tune") {
-            s.tune_request = true;
+            s.tune.start = true;
         } else if (c.verb == "quit") {
             s.quit = true;
         } else {

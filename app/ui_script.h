@@ -4,7 +4,8 @@
 //   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH | window WxH
 //   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the
 //   window) image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N status
-//   (prints "refused: ..." or "ok", any image error and the panel's message) | tune | quit inspect X,Y|off (pin the
+//   (prints "refused: ..." or "ok", any image error, the panel's message and the block tuner's "tuner: ..."
+//   lines) | tune (as "Find the fastest block") | quit inspect X,Y|off (pin the
 //   inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device kernel FILE.cu (load into
 //   the kernel editor, compile) | starter NAME | source TEXT (append a line; "-" empties) compile (the editor's text)
 // Input verbs act as a person does, through real mouse and key events (script_input.h); TARGET
@@ -39,6 +40,7 @@ public:
     struct Hooks {
         std::function<std::optional<std::string>(const std::string&)> save_canvas;
         std::function<std::optional<std::string>(const std::string&)> save_window;
+        std::function<std::string()> tuner_status; // the block tuner's lines for status (tune_panel.h)
     };
     // Runs commands until one waits for frames. Call once per frame, before painting for state
     // changes; pictures are saved from the previous frame's canvas and window.

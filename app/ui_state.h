@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "bench.h"
 #include "canvas_view.h"
 #include "frame_painter.h"
 #include "launch_config.h"
@@ -50,6 +49,13 @@ struct CanvasGesture {
     float wheel = 0.0f;     // wheel notches not yet turned into a zoom step (touchpads send fractions)
 };
 
+// The panel's "Find the fastest block" and "Cancel", done between frames. Applying a result is
+// an edit of the launch, made by the panel itself.
+struct TuneRequests {
+    bool start = false;
+    bool cancel = false;
+};
+
 struct UiState {
     PaintJob job;                      // op, params (incl. the canvas size), launch, view
     int edit_width = 800;              // the size fields; applied between frames when apply_size
@@ -66,8 +72,8 @@ struct UiState {
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")
     TeachState teach;                      // inspector, overlays, step mode (teach_panel.h)
-    bool tune_request = false;             // sweep block shapes for the current op, apply the fastest
-    std::vector<BlockTiming> tune_results; // fastest first, from the last sweep
+    TuneRequests tune;                     // the block tuner's buttons (the sweep runs in the frame loop)
+    bool tune_ended = false;               // a sweep just ended: the panel scrolls its results into view once
 
     SourceImages sources;                      // input images A and B, fitted to the canvas
     std::array<std::array<char, 1024>, 2> image_path{}; // the panel's path fields

@@ -67,6 +67,12 @@ bool SmallButton(const char* label) {
     return pressed;
 }
 
+bool InvisibleButton(const char* str_id, const ImVec2& size, ImGuiButtonFlags flags) {
+    const bool pressed = ImGui::InvisibleButton(str_id, size, flags);
+    record_item(str_id, {});
+    return pressed;
+}
+
 bool Checkbox(const char* label, bool* v) {
     const bool changed = ImGui::Checkbox(label, v);
     record_item(label, *v ? "on" : "off");
@@ -235,12 +241,6 @@ void TextColored(const ImVec4& col, const char* fmt, ...) {
 void TextUnformatted(const char* text, const char* text_end) {
     ImGui::TextUnformatted(text, text_end);
     record_text_item(text_end ? std::string_view(text, std::size_t(text_end - text)) : std::string_view(text));
-}
-
-bool InvisibleButton(const char* str_id, const ImVec2& size, ImGuiButtonFlags flags) {
-    const bool pressed = ImGui::InvisibleButton(str_id, size, flags);
-    record_item(str_id, {});
-    return pressed;
 }
 
 bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags, const ImVec2& size) {

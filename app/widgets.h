@@ -58,6 +58,7 @@ namespace ui {
 
 bool Button(const char* label, const ImVec2& size = ImVec2(0, 0));
 bool SmallButton(const char* label);
+bool InvisibleButton(const char* str_id, const ImVec2& size, ImGuiButtonFlags flags = 0);
 bool Checkbox(const char* label, bool* v);
 bool RadioButton(const char* label, bool active);
 bool RadioButton(const char* label, int* v, int v_button);
@@ -78,7 +79,6 @@ bool InputText(const char* label, char* buf, size_t buf_size, ImGuiInputTextFlag
 bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImVec2& size = ImVec2(0, 0),
                         ImGuiInputTextFlags flags = 0, ImGuiInputTextCallback callback = nullptr,
                         void* user_data = nullptr);
-bool InvisibleButton(const char* str_id, const ImVec2& size, ImGuiButtonFlags flags = 0);
 bool ColorButton(const char* desc_id, const ImVec4& col, ImGuiColorEditFlags flags = 0,
                  const ImVec2& size = ImVec2(0, 0));
 

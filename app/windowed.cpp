@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "autosave.h"
+#include "block_sweep.h"
 #include "canvas.h"
 #include "canvas_input.h"
 #include "frame_painter.h"
@@ -33,6 +34,7 @@
 #include "registry.h"
 #include "settings.h"
 #include "teach_panel.h"
+#include "tune_panel.h"
 #include "ui_scale.h"
 #include "ui_script.h"
 #include "user_kernel.h"
@@ -303,26 +305,47 @@ void start_kernel_editor(KernelEditorState& k, const Options& o, const std::opti
 using Clock = std::chrono::steady_clock;
 double micros_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
 
-// The panel's "Find the fastest block": a block sweep of the current op (a second or so, during
-// which the window waits), then the fastest block with an auto grid and the 2d mapping (columns
-// stays columns: its lesson is 32x1 against 1x32).
-void tune_block(UiState& s, FramePainter& painter, Canvas& canvas, const std::function<void()>& on_step) {
-    s.tune_request = false;
+std::string tuner_done_message(const BlockSweep& sweep) {
+    if (sweep.fastest_first().empty()) return "no block shape could run";
+    const Dim3& best = sweep.fastest_first().front().block;
+    return fmt::format("tuning done: fastest block {}x{}; the Apply button uses it", best.x, best.y);
+}
+
+// The panel's "Find the fastest block" between frames: starts, cancels or advances the block
+// sweep. A sweep runs a slice of work per frame (the window keeps painting and answering) and
+// paints the canvas itself while it runs; it stops when the op, the canvas or the backend it
+// measures changes. Returns whether it painted this frame.
+bool advance_tuner(UiState& s, std::optional<BlockSweep>& sweep, FramePainter& painter, Canvas& canvas) {
+    constexpr auto kSlice = std::chrono::milliseconds(25); // of work per frame, so the window stays usable
+    const TuneRequests t = std::exchange(s.tune, TuneRequests{});
+    if (t.start && !(sweep && sweep->running()))
+        sweep.emplace(painter, canvas, s.job, painter.backend() == Backend::Cpu ? 3 : 30, &s.sources);
+    if (!sweep || !sweep->running()) return false;
+    const PaintJob& measured = sweep->job();
+    if (measured.op != s.job.op || measured.params.width != canvas.width() ||
+        measured.params.height != canvas.height() || sweep->backend() != painter.backend()) {
+        sweep->cancel();
+        s.tune_ended = true;
+        s.message = "tuning cancelled: the op, the canvas size or the backend changed";
+        return false;
+    }
+    if (t.cancel) {
+        sweep->cancel();
+        s.tune_ended = true;
+        s.message = fmt::format("tuning cancelled after {} / {} shapes; the block stays {}x{}", sweep->shapes_done(),
+                                sweep->shape_count(), s.job.launch.block.x, s.job.launch.block.y);
+        return false;
+    }
     try {
-        s.tune_results = sweep_blocks(painter, canvas, s.job, painter.backend() == Backend::Cpu ? 3 : 30, on_step);
-    } catch (const std::exception& e) {
-        s.error = e.what();
-        return;
+        if (!sweep->step(kSlice)) {
+            s.message = tuner_done_message(*sweep);
+            s.tune_ended = true;
+        }
+    } catch (...) {
+        sweep->cancel(); // the frame loop reports the error
+        throw;
     }
-    if (s.tune_results.empty()) {
-        s.message = "no block shape could run";
-        return;
-    }
-    s.job.launch.block = s.tune_results.front().block;
-    s.job.launch.auto_grid = true;
-    if (!is_tiled(s.job.launch.mapping)) s.job.launch.mapping = Mapping::TwoD;
-    s.message = fmt::format("fastest block: {} ({:.2f} us); applied", to_string(s.job.launch.block),
-                            s.tune_results.front().median_us);
+    return sweep->running();
 }
 
 void show_autosave(KernelEditorState& k, const std::optional<AutosaveResult>& result) {
@@ -382,9 +405,11 @@ int run_windowed(const Options& o) {
     state.vsync = o.vsync;
     bool vsync_now = o.vsync;
     int fb_w = 0, fb_h = 0;
+    std::optional<BlockSweep> sweep; // the block tuner's running or last sweep (its results stay shown)
     const UiScript::Hooks hooks{
         [&](const std::string& path) { return write_image(path, canvas.width(), canvas.height(), canvas.read_texture()); },
-        [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); }};
+        [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); },
+        [&] { return tuner_status(sweep ? &*sweep : nullptr); }};
 
     const auto started = Clock::now();
     auto last_frame = started;
@@ -409,7 +434,6 @@ int run_windowed(const Options& o) {
         apply_requests(state, canvas, painter, window, vsync_now);
         watchdog.arm(watch_gpu && painter.backend() != Backend::Cpu); // the backend may have changed
 
-        if (state.tune_request && state.fatal.empty()) tune_block(state, painter, canvas, [&] { watchdog.beat(); });
         state.job.params.seconds = static_cast<float>(std::chrono::duration<double>(Clock::now() - started).count());
 
         // 1. CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture.
@@ -420,7 +444,8 @@ int run_windowed(const Options& o) {
             try {
                 // The running kernel is what a hang would lose (as a fault saves it): given once per compile.
                 if (apply_kernel_requests(state, painter)) watchdog.rescue(painter.user_kernel_source());
-                state.refusal = painter.paint(state.job, canvas, &state.sources, state.both_variants);
+                if (!advance_tuner(state, sweep, painter, canvas))
+                    state.refusal = painter.paint(state.job, canvas, &state.sources, state.both_variants);
                 state.error.clear();
                 painter.collect_timings();
             } catch (const CudaContextLost& e) {
@@ -441,12 +466,13 @@ int run_windowed(const Options& o) {
         if (script) script->feed_input(window.handle());
         ImGui::NewFrame();
         if (widget_log()) widget_log()->begin_frame();
-        const RectD area = draw_panel(state, {painter, frame_ms, breakdown});
+        const RectD area = draw_panel(state, {painter, frame_ms, breakdown, sweep ? &*sweep : nullptr});
         const ImGuiIO& io = ImGui::GetIO();
         state.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
         state.view.set_canvas_size(canvas.width(), canvas.height());
         handle_canvas_input(state);
-        if (state.fatal.empty()) draw_canvas_overlay(state, painter, canvas);
+        // While a sweep paints the canvas, the overlay's outlines and inspector would describe another launch.
+        if (state.fatal.empty() && !(sweep && sweep->running())) draw_canvas_overlay(state, painter, canvas);
         ImGui::Render();
         if (widget_log()) widget_log()->end_frame();
         breakdown.panel.add(micros_since(t_panel));

@@ -12,6 +12,7 @@
 #include "indexing_reference.h"
 #include "op_expectations.h"
 #include "run_process.h"
+#include "tuner_script.h"
 
 namespace kc {
 namespace {
@@ -33,13 +34,13 @@ TEST(Gui, ScriptedPanelChangesPaintTheReferencePictures) {
                              "block 50x20\nop blend\nweight 0.3\nwait 3\nstatus\n"
                              "save " << dir << "/blend.png\n"
                              "screenshot " << dir << "/window.png\n"
-                             "tune\nwait 2\nstatus\n"
+                          << test::tune_and_apply_script() << "status\n"
                              "quit\n";
     const auto r = test::run("--script " + script);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("status: refused: block 50x30x1 has 1500 threads"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("status: ok"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("message: fastest block: "), std::string::npos) << r.output; // the tuner ran and applied
+    EXPECT_NE(r.output.find("message: applied block "), std::string::npos) << r.output; // tuned, and Apply pressed
 
     PaintJob job;
     job.params = {.width = 320, .height = 200, .weight = 0.75f, .cell = 80};
@@ -80,7 +81,7 @@ TEST(Gui, ColumnsMappingPaintsTheSamePictureAndTheTunerKeepsIt) {
                              "save " << dir << "/columns.png\n"
                              "screenshot " << dir << "/window.png\n"
                              "view warp\nstep 5\nwait 3\nstep off\nview pixels\ninspect off\n"
-                             "tune\nwait 2\nstatus\nview warp\nwait 2\n"
+                          << test::tune_and_apply_script() << "status\nview warp\nwait 2\n"
                              "save " << dir << "/tuned_warps.png\n"
                              "quit\n";
     const auto r = test::run("--script " + script);
@@ -93,11 +94,7 @@ TEST(Gui, ColumnsMappingPaintsTheSamePictureAndTheTunerKeepsIt) {
     EXPECT_GT(test::load_png(dir + "/window.png").width, 0);
 
     // The tuned block, still with columns: its warps are coloured down the columns.
-    const std::string applied = "message: fastest block: ";
-    const std::size_t at = r.output.find(applied);
-    ASSERT_NE(at, std::string::npos) << r.output;
-    const std::size_t from = at + applied.size();
-    const auto tuned = parse_dim3(r.output.substr(from, r.output.find(' ', from) - from));
+    const auto tuned = test::applied_block(r.output);
     ASSERT_TRUE(tuned) << r.output;
     const LaunchConfig l{.block = *tuned, .mapping = Mapping::Columns};
     std::vector<Pixel> want(320 * 200, Pixel{});

@@ -82,17 +82,30 @@ std::string settings_path(const Options& o) {
     return dir.empty() ? std::string() : dir + "/settings.conf";
 }
 
-UiSettings initial_settings(const Options& o, const std::string& path) {
-    UiSettings settings = path.empty() ? UiSettings{} : load_settings(path);
+// The settings file and what it holds. --ui-scale is for one run: the file keeps its own scale
+// unless the panel's slider changes it.
+struct SettingsFile {
+    std::string path; // empty: none (scripts)
+    UiSettings saved;
+    int run_percent = 0; // --ui-scale, or 0
+};
+
+UiSettings initial_settings(const Options& o, SettingsFile& file) {
+    file.saved = file.path.empty() ? UiSettings{} : load_settings(file.path);
+    file.run_percent = o.ui_scale_percent;
+    UiSettings settings = file.saved;
     if (o.ui_scale_percent > 0) settings.ui_scale_percent = o.ui_scale_percent;
     return settings;
 }
 
 // Saves changed settings once no mouse button is down (not on every frame of a drag of the panel's edge).
-void save_changed_settings(const UiState& s, const std::string& path, UiSettings& saved, bool force) {
-    if (path.empty() || s.settings == saved || (!force && ImGui::IsAnyMouseDown())) return;
-    if (auto e = save_settings(path, s.settings)) fmt::print(stderr, "kcanvas: {}\n", *e);
-    saved = s.settings;
+void save_changed_settings(const UiState& s, SettingsFile& file, bool force) {
+    UiSettings wanted = s.settings;
+    if (file.run_percent > 0 && wanted.ui_scale_percent == file.run_percent)
+        wanted.ui_scale_percent = file.saved.ui_scale_percent;
+    if (file.path.empty() || wanted == file.saved || (!force && ImGui::IsAnyMouseDown())) return;
+    if (auto e = save_settings(file.path, wanted)) fmt::print(stderr, "kcanvas: {}\n", *e);
+    file.saved = wanted;
 }
 
 // Files dropped on the window since the last frame (GLFW calls back from glfwPollEvents).
@@ -374,10 +387,9 @@ int run_windowed(const Options& o) {
 
     UiState state;
     state.job = job_from_options(o);
-    const std::string settings_file = settings_path(o);
+    SettingsFile settings_file{settings_path(o), {}, 0};
     state.settings = initial_settings(o, settings_file);
     state.ui_scale_edit = state.settings.ui_scale_percent;
-    UiSettings saved_settings = state.settings;
     for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
         if (path->empty()) continue;
         if (auto e = state.sources.load(slot, *path)) {
@@ -496,7 +508,7 @@ int run_windowed(const Options& o) {
         }
         if (autosave) show_autosave(state.kernel, autosave->tick(state.kernel.source, Clock::now()));
         if (script && (script->done() || !state.fatal.empty())) state.quit = true;
-        save_changed_settings(state, settings_file, saved_settings, false);
+        save_changed_settings(state, settings_file, false);
         const auto t_swap = Clock::now();
         glfwSwapBuffers(window.handle());
         breakdown.swap.add(micros_since(t_swap));
@@ -506,7 +518,7 @@ int run_windowed(const Options& o) {
         breakdown.frame.add(frame_ms * 1000.0);
         last_frame = now;
     }
-    save_changed_settings(state, settings_file, saved_settings, true);
+    save_changed_settings(state, settings_file, true);
     if (autosave) report_final_autosave(autosave->flush(state.kernel.source));
     return state.fatal.empty() ? 0 : 1;
 }

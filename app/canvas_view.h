@@ -25,7 +25,7 @@ struct CanvasPixel {
 };
 
 class CanvasView {
-  public:
+public:
     static constexpr double kMaxPixelZoom = 64.0; // framebuffer pixels per canvas pixel, at most
 
     // Where the canvas may be drawn, and how many framebuffer pixels one point is (for 1:1).
@@ -60,7 +60,7 @@ class CanvasView {
     RectD image_rect() const;   // where the whole picture lands (it may reach past the viewport)
     RectD visible_rect() const; // the part of it inside the viewport
 
-  private:
+private:
     PointD centre() const; // the canvas point at the viewport's middle
     double min_zoom() const;
     void set_zoom(double new_zoom, PointD keep_screen);

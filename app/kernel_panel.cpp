@@ -9,8 +9,8 @@
 #include <string>
 
 #include "kernel_editor.h"
-#include "user_kernel.h"
 #include "ui_scale.h"
+#include "user_kernel.h"
 #include "widgets.h"
 
 namespace kc {

@@ -9,8 +9,8 @@
 #include "kernel_panel.h"
 #include "registry.h"
 #include "teach_panel.h"
-#include "tune_panel.h"
 #include "thread_of_pixel.h"
+#include "tune_panel.h"
 #include "ui_scale.h"
 #include "widgets.h"
 #include "window_layout.h"
@@ -54,7 +54,8 @@ float button_width(const std::string& label) {
 }
 
 float radio_width(const std::string& label) {
-    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str(), nullptr, true).x;
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+           ImGui::CalcTextSize(label.c_str(), nullptr, true).x;
 }
 
 void operation_section(UiState& s, const PanelContext& ctx) {
@@ -280,8 +281,9 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     if (!t.kernel.empty()) {
         const auto history = t.kernel.history();
         const float top = *std::max_element(history.begin(), history.end()) * 1.15f;
-        ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0, "kernel time (us), 0 at the bottom",
-                         0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.5f));
+        ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0,
+                         "kernel time (us), 0 at the bottom", 0.0f, top,
+                         ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.5f));
     }
     ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
     if (ui::TreeNode("Where the frame goes (CPU, us)")) {
@@ -374,7 +376,8 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
     draw_status_bar(s); // first: the panel and the canvas end where it begins
     if (place_panel(s)) {
         const ImGuiWindowFlags flags =
-            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+            ImGuiWindowFlags_NoSavedSettings |
             ImGuiWindowFlags_NoBringToFrontOnFocus; // the editor's window and the tooltips stay above it
         ImGui::Begin("Kernel Canvas", nullptr, flags);
         // Prose wraps at any panel width; controls leave room for their labels.

@@ -1,7 +1,7 @@
 #pragma once
 // The Dear ImGui control panel: reads and edits UiState, shows the painter's timings.
-#include "canvas_view.h"
 #include "block_sweep.h"
+#include "canvas_view.h"
 #include "frame_painter.h"
 #include "ui_state.h"
 

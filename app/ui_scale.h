@@ -9,7 +9,7 @@ struct ImFont;
 namespace kc {
 
 class UiScale {
-  public:
+public:
     // Reads the window's content scale and follows its changes. ImGui's context and backends must exist.
     explicit UiScale(GLFWwindow* window);
     // Rebuilds fonts and style when content scale x `percent` changed. Call between frames,
@@ -19,7 +19,7 @@ class UiScale {
     float content_scale() const;                  // the monitor's, as GLFW reports it
     bool true_type() const { return true_type_; } // the TrueType font loaded (else ImGui's built-in)
 
-  private:
+private:
     void rebuild_fonts(float scale);
     float scale_ = 0.0f;
     bool true_type_ = false;

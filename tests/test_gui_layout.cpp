@@ -211,6 +211,25 @@ TEST(GuiLayout, UiScale200DoublesThePanel) {
     EXPECT_TRUE(canvas_coloured(at(big, 790, 350)));
 }
 
+// Mandelbrot keeps the plain wheel and left drag for its own zoom and centre: the picture changes
+// and the view stays fitted; a middle drag pans the view instead and leaves the picture alone.
+TEST(GuiLayout, FractalsKeepTheWheelAndLeftDragForTheirOwnZoom) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run = run_script("kc_gui_fractal", std::string(kSetUp) +
+                                                      "op mandelbrot\niter 64\nwait 3\nsave {dir}/before.png\n"
+                                                      "wheel 2 700,300\nwait 3\ntext\nsave {dir}/zoomed.png\n"
+                                                      "drag 700,300 40 0 middle\nwait 3\ntext\nsave {dir}/panned.png\n"
+                                                      "quit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    const auto dumps = text_dumps(run.result.output);
+    ASSERT_EQ(dumps.size(), 2u) << run.result.output;
+    EXPECT_NE(dumps[0].find("\nfit "), std::string::npos) << "the wheel zoomed the view:\n" << dumps[0];
+    EXPECT_EQ(dumps[1].find("\nfit "), std::string::npos) << "the middle drag did not pan the view:\n" << dumps[1];
+    const auto before = test::load_png(run.dir + "/before.png"), zoomed = test::load_png(run.dir + "/zoomed.png");
+    EXPECT_FALSE(before.pixels == zoomed.pixels) << "the wheel did not zoom the fractal";
+    EXPECT_TRUE(test::load_png(run.dir + "/panned.png").pixels == zoomed.pixels) << "the view's pan moved the fractal";
+}
+
 // The panel's UI scale slider, dragged and released: fonts and style are rebuilt between frames
 // and the panel grows with them.
 TEST(GuiLayout, TheUiScaleSliderRescalesThePanelWhenReleased) {

@@ -92,12 +92,17 @@ std::optional<ImVec2> UiScript::target_point(const Command& c, const std::string
         fail(c, found.error);
     }
     const WidgetRecord& w = *found.widget;
-    if (w.visible) return w.target;
+    // A control at the very edge of its panel is half hidden, and its window's resize border
+    // takes the click there: a person scrolls it in first, and so does the script.
+    const float margin = std::min(8.0f, (w.clip_max.y - w.clip_min.y) / 4);
+    const bool clear_of_edges = w.target.y >= w.clip_min.y + margin && w.target.y <= w.clip_max.y - margin;
+    if (w.visible && (clear_of_edges || w.in_popup)) return w.target;
     if (w.window.empty() || w.clip_max.y <= w.clip_min.y) fail(c, "it is not on screen");
+    if (w.visible && retries_ > kPatience / 2) return w.target; // the panel cannot scroll further
     // Scrolled out of its panel: turn the wheel over the panel, as a person would.
     const ImVec2 over((w.clip_min.x + w.clip_max.x) * 0.5f, (w.clip_min.y + w.clip_max.y) * 0.5f);
     input_.move_to(over);
-    input_.wheel(w.target.y > w.clip_max.y ? -1.0f : 1.0f);
+    input_.wheel(w.target.y > (w.clip_min.y + w.clip_max.y) / 2 ? -1.0f : 1.0f);
     return std::nullopt;
 }
 

@@ -173,11 +173,14 @@ TEST(GuiControls, CanvasSizeButtonsResizeTheCanvas) {
     EXPECT_EQ(big.height, 800);
 }
 
-// Pixels that differ between two window screenshots of the same size.
+// Pixels that differ between two window screenshots of the same size, right of the panel (390
+// pixels wide at first use): clicking a control low in the panel scrolls the panel itself.
 long differing_pixels(const test::LoadedImage& a, const test::LoadedImage& b) {
     if (a.width != b.width || a.height != b.height) return -1;
+    constexpr int kPanelWidth = 390;
     long n = 0;
-    for (std::size_t i = 0; i < a.pixels.size(); ++i) n += a.pixels[i] != b.pixels[i];
+    for (std::size_t i = 0; i < a.pixels.size(); ++i)
+        n += int(i % std::size_t(a.width)) >= kPanelWidth && a.pixels[i] != b.pixels[i];
     return n;
 }
 

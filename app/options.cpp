@@ -83,6 +83,10 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
                    "(cudaMemcpy2DToArray into the registered texture) or surface (a kernel writes it)")->capture_default_str();
     app.add_flag("!--no-vsync", o.vsync, "Window: do not wait for the display's refresh (for measuring)");
     app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
+    app.add_option(
+           "--ui-scale", o.ui_scale_percent,
+           "Window: UI scale in percent (75..300) times the monitor's, for this run (the panel's setting is kept)")
+        ->check(CLI::Range(75, 300));
 
     BenchOptions bench;
     CLI::App* bench_cmd = app.add_subcommand(

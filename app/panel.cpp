@@ -8,10 +8,12 @@
 
 #include "kernel_panel.h"
 #include "registry.h"
-#include "widgets.h"
 #include "teach_panel.h"
-#include "tune_panel.h"
 #include "thread_of_pixel.h"
+#include "tune_panel.h"
+#include "ui_scale.h"
+#include "widgets.h"
+#include "window_layout.h"
 
 namespace kc {
 
@@ -40,6 +42,22 @@ void select_op(PaintJob& job, const OpInfo& op) {
     job.op = op.index;
 }
 
+// Controls that share a line move to the next one when the panel is too narrow for them.
+void same_line_if_room(float next_width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right = ImGui::GetItemRectMax().x + style.ItemSpacing.x + next_width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+float button_width(const std::string& label) {
+    return ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+float radio_width(const std::string& label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+           ImGui::CalcTextSize(label.c_str(), nullptr, true).x;
+}
+
 void operation_section(UiState& s, const PanelContext& ctx) {
     const auto ops = op_registry();
     if (ui::BeginCombo("Operation", std::string(ops[s.job.op].title).c_str())) {
@@ -59,7 +77,7 @@ void operation_section(UiState& s, const PanelContext& ctx) {
     }
     if (op.variants == 2) {
         for (int v = 0; v < 2; ++v) {
-            if (v) ImGui::SameLine();
+            if (v) same_line_if_room(radio_width(std::string(op.variant_names[v])));
             ui::RadioButton(std::string(op.variant_names[v]).c_str(), &p.variant, v);
         }
         ui::Checkbox("Run both variants each frame", &s.both_variants);
@@ -81,7 +99,7 @@ void operation_section(UiState& s, const PanelContext& ctx) {
         help_marker("Float runs out of precision after a zoom of about 10^4: the picture turns blocky. Double "
                     "goes to about 10^13, at a cost that depends on the GPU's FP64 rate.");
         ImGui::Text("Centre %.10g, %.10g  zoom %.3g", p.center_x, p.center_y, 3.0 / 800 / p.scale);
-        ImGui::TextDisabled("Drag on the canvas to pan, mouse wheel to zoom.");
+        ImGui::TextDisabled("Drag on the canvas to pan, mouse wheel to zoom; Ctrl+wheel zooms the view instead.");
         if (op.uses & kUsesJulia) ui::SliderFloat2("Julia k (re, im)", &p.julia_re, -1.5f, 1.5f, "%.4f");
         if (ui::Button("Reset view")) {
             p.center_x = (op.uses & kUsesJulia) ? 0.0 : -0.5, p.center_y = 0.0;
@@ -143,7 +161,7 @@ void histogram_section(const PanelContext& ctx) {
         for (int i = 0; i < 256; ++i) top = std::max(top, bins[i] = std::sqrt(static_cast<float>(out.histogram[h][i])));
         ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[h]);
         ImGui::PlotHistogram(fmt::format("##h{}", h).c_str(), bins, 256, 0, names[h], 0.0f, top,
-                             ImVec2(ImGui::GetContentRegionAvail().x, h == 0 ? 90.0f : 40.0f));
+                             ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * (h == 0 ? 7.0f : 3.0f)));
         ImGui::PopStyleColor();
     }
     ImGui::TextDisabled("bar height: sqrt(count); 0 at the left, 255 at the right");
@@ -158,8 +176,9 @@ void canvas_section(UiState& s) {
     ui::InputInt("Height", &s.edit_height, 0, 0);
     if (ui::Button("Apply size")) s.apply_size = true;
     for (auto [w, h] : {std::pair{800, 800}, {1920, 1080}, {3840, 2160}}) {
-        ImGui::SameLine();
-        if (ui::Button(fmt::format("{}x{}", w, h).c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
+        const std::string label = fmt::format("{}x{}", w, h);
+        same_line_if_room(button_width(label));
+        if (ui::Button(label.c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
     }
 }
 
@@ -194,7 +213,7 @@ void launch_section(UiState& s) {
         // The rest maps threads to pixels for the built-in ops; the user's kernel does that itself.
         ImGui::TextDisabled("Your kernel computes its own pixel: the auto grid is 2d, one thread per pixel.");
         if (ui::Button("Tutorial: block 50x20, grid 80x8")) l = tutorial_preset();
-        ImGui::SameLine();
+        same_line_if_room(button_width("Default: 32x8, auto"));
         if (ui::Button("Default: 32x8, auto")) l = LaunchConfig{};
         return;
     }
@@ -238,12 +257,14 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     const OpInfo& op = op_registry()[s.job.op];
     const double bytes =
         double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * s.job.params.width * s.job.params.height;
+    ImGui::PushFont(mono_font()); // the columns line up
     ImGui::Text("%-7s %8s %8s %8s  (us)", "", "last", "mean", "min");
     timing_line("kernel", t.kernel);
     timing_line("map", t.map);
     timing_line("unmap", t.unmap);
     timing_line("copy", t.copy);
     timing_line("upload", t.upload);
+    ImGui::PopFont();
     if (op.variants == 2) {
         for (int v = 0; v < 2; ++v)
             if (!t.variant[v].empty())
@@ -260,15 +281,18 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     if (!t.kernel.empty()) {
         const auto history = t.kernel.history();
         const float top = *std::max_element(history.begin(), history.end()) * 1.15f;
-        ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0, "kernel time (us), 0 at the bottom",
-                         0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, 60));
+        ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0,
+                         "kernel time (us), 0 at the bottom", 0.0f, top,
+                         ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.5f));
     }
     ImGui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
     if (ui::TreeNode("Where the frame goes (CPU, us)")) {
         const FrameBreakdown& b = ctx.breakdown;
+        ImGui::PushFont(mono_font());
         for (auto [name, stats] : {std::pair{"paint", &b.paint}, {"panel", &b.panel}, {"draw", &b.draw},
                                    {"swap", &b.swap}, {"frame", &b.frame}})
             timing_line(name, *stats);
+        ImGui::PopFont();
         ImGui::TextDisabled("paint: map + launch + unmap + present, as the CPU sees them;\n"
                             "panel: building the ImGui panel; draw: canvas + ImGui on the GPU queue;\n"
                             "swap: glfwSwapBuffers (waits for vsync when it is on).");
@@ -293,8 +317,8 @@ void backend_section(UiState& s, const PanelContext& ctx) {
     if (p.backend() == Backend::CudaInterop) {
         int present = static_cast<int>(p.present());
         for (Present option : kAllPresents) {
+            if (option != kAllPresents[0]) same_line_if_room(radio_width(std::string(present_name(option))));
             ui::RadioButton(std::string(present_name(option)).c_str(), &present, static_cast<int>(option));
-            ImGui::SameLine();
         }
         help_marker("How the kernel's pixels reach the texture. pbo: the kernel writes a GL pixel buffer that "
                     "glTexSubImage2D uploads. texture: cudaMemcpy2DToArray copies CUDA memory into the GL texture. "
@@ -310,42 +334,64 @@ void backend_section(UiState& s, const PanelContext& ctx) {
         }
 }
 
-} // namespace
+// How to zoom and pan, the UI scale and where the panel goes.
+void window_section(UiState& s) {
+    const bool fractal = op_registry()[s.job.op].uses & kUsesFractal;
+    ImGui::TextDisabled("%s", fractal ? "Canvas: Ctrl+wheel zooms the view (wheel and left drag move the fractal); "
+                                        "middle or right drag pans; + and - keys zoom."
+                                      : "Canvas: the wheel zooms about the cursor; drag (any button) pans; + and - "
+                                        "keys zoom. Fit and 1:1 are in the status bar.");
+    ui::SliderInt("UI scale", &s.ui_scale_edit, UiSettings::kMinScalePercent, UiSettings::kMaxScalePercent, "%d%%");
+    // Applied on release: rescaling while dragging would move the slider under the mouse.
+    if (ImGui::IsItemDeactivatedAfterEdit()) s.settings.ui_scale_percent = s.ui_scale_edit;
+    ImGui::TextDisabled("times the monitor's scale; now %.0f%% in all", s.ui_scale * 100.0f);
+    ui::Checkbox("Panel on the right", &s.settings.panel_right);
+    help_marker("Drag the panel's inner edge to resize it. Hide panel (status bar) gives the canvas the whole window.");
+}
 
-float draw_panel(UiState& s, const PanelContext& ctx) {
-    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(390, ImGui::GetIO().DisplaySize.y), ImGuiCond_FirstUseEver);
-    ImGui::Begin("Kernel Canvas");
+// The sections in groups: operation and images, launch and indexing, timing, device, the window.
+void panel_sections(UiState& s, const PanelContext& ctx) {
+    const OpInfo& op = op_registry()[s.job.op];
     backend_section(s, ctx);
     if (ui::CollapsingHeader("Operation and parameters", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s, ctx);
-    if (op_registry()[s.job.op].user_code && ui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen))
-        kernel_section(s, ctx);
+    if (op.user_code && ui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernel_section(s, ctx);
     if (ui::CollapsingHeader("Images", ImGuiTreeNodeFlags_DefaultOpen)) images_section(s);
-    if (op_registry()[s.job.op].makes_histogram && ui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen))
-        histogram_section(ctx);
-    if (ui::CollapsingHeader("Launch", op_registry()[s.job.op].custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
-        launch_section(s);
+    if (op.makes_histogram && ui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) histogram_section(ctx);
+    if (ui::CollapsingHeader("Launch", op.custom ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) launch_section(s);
     if (s.refusal) {
-        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Launch refused: %s", s.refusal->c_str());
         ImGui::TextDisabled("The previous picture stays until the launch is legal.");
-        ImGui::PopTextWrapPos();
     }
-    if (!s.error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Error: %s", s.error.c_str());
-        ImGui::PopTextWrapPos();
-    }
+    if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "Error: %s", s.error.c_str());
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
     if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
-    if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
-    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    ImGui::End();
+    if (ui::CollapsingHeader("Window and view")) window_section(s);
+}
+
+} // namespace
+
+RectD draw_panel(UiState& s, const PanelContext& ctx) {
+    draw_status_bar(s); // first: the panel and the canvas end where it begins
+    if (place_panel(s)) {
+        const ImGuiWindowFlags flags =
+            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+            ImGuiWindowFlags_NoSavedSettings |
+            ImGuiWindowFlags_NoBringToFrontOnFocus; // the editor's window and the tooltips stay above it
+        ImGui::Begin("Kernel Canvas", nullptr, flags);
+        // Prose wraps at any panel width; controls leave room for their labels.
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::PushItemWidth(-ImGui::GetFontSize() * 9.0f);
+        panel_sections(s, ctx);
+        ImGui::PopItemWidth();
+        ImGui::PopTextWrapPos();
+        ImGui::End();
+        draw_panel_edge(s);
+    }
     unsaved_kernel_dialog(s);
     kernel_fault_dialog(s);
-    return pos.x < 8.0f ? pos.x + size.x : 0.0f;
+    return canvas_area(s);
 }
 
 } // namespace kc

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 
+#include "atomic_file.h"
 #include "block_sweep.h"
 #include "gl_context.h"
 #include "gl_timer.h"
@@ -418,21 +419,26 @@ int run_bench(const BenchOptions& o) {
             fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>10.1f} {:>10.1f} {:>8.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
                        r.op, r.size, r.backend, r.present, r.mapping, r.pixels_per_thread, r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
                        r.unmap_us, r.copy_us, r.upload_us);
-        std::ofstream csv(o.csv);
-        csv << "op,size,backend,present,block,mapping,pixels_per_thread,frame_us,streamed_frame_us,draw_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
-               "upload_us\n";
+        std::string csv = "op,size,backend,present,block,mapping,pixels_per_thread,frame_us,streamed_frame_us,draw_us,"
+                          "kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
+                          "upload_us\n";
         nlohmann::json j = {{"device", device}, {"gl", context->description()}, {"reps", o.reps}, {"warmup", o.warmup}};
         for (const Row& r : rows) {
-            csv << fmt::format("{},{},{},{},{},{},{},{:.2f},{:.2f},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n", r.op,
-                               r.size, r.backend, r.present, r.block, r.mapping, r.pixels_per_thread, r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.copy_gbs,
-                               r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us);
+            csv += fmt::format(
+                "{},{},{},{},{},{},{},{:.2f},{:.2f},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n",
+                r.op, r.size, r.backend, r.present, r.block, r.mapping, r.pixels_per_thread, r.frame_us, r.streamed_us,
+                r.draw_us, r.kernel_us, r.gbs, r.copy_gbs, r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us);
             j["rows"].push_back({{"op", r.op}, {"size", r.size}, {"backend", r.backend}, {"present", r.present},
                                  {"block", r.block}, {"mapping", r.mapping}, {"pixels_per_thread", r.pixels_per_thread}, {"frame_us", r.frame_us}, {"streamed_frame_us", r.streamed_us}, {"draw_us", r.draw_us}, {"kernel_us", r.kernel_us},
                                  {"kernel_gbs", r.gbs}, {"copy_gbs", r.copy_gbs}, {"pct_of_copy", r.pct_of_copy},
                                  {"map_us", r.map_us}, {"unmap_us", r.unmap_us}, {"copy_us", r.copy_us},
                                  {"upload_us", r.upload_us}});
         }
-        std::ofstream(o.json) << j.dump(2) << "\n";
+        for (const auto& [path, text] : {std::pair{&o.csv, csv}, {&o.json, j.dump(2) + "\n"}})
+            if (auto e = write_file_atomically(*path, text)) {
+                fmt::print(stderr, "kcanvas bench: {}\n", *e);
+                return 2;
+            }
         fmt::print("wrote {} and {}\n", o.csv, o.json);
     } catch (const std::exception& e) {
         fmt::print(stderr, "\nkcanvas bench: {}\n", e.what());

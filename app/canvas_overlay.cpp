@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <fmt/format.h>
 #include <string>
 
@@ -17,16 +18,31 @@ namespace kc {
 
 namespace {
 
-// Image pixel coordinates to screen (ImGui) coordinates and back.
+// Canvas pixel coordinates to screen (ImGui) points, from the window's CanvasView. Lines go
+// through framebuffer pixel centres, so that a 1-pixel line stays one crisp pixel at any zoom.
 struct CanvasTransform {
-    float x, y, sx, sy;
-    ImVec2 to_screen(float px, float py) const { return ImVec2(x + px * sx, y + py * sy); }
+    RectD image;      // where the picture lands
+    float sx, sy;     // screen points per canvas pixel
+    double per_point; // framebuffer pixels per point
+    explicit CanvasTransform(const CanvasView& v)
+        : image(v.image_rect()), sx(float(v.zoom())), sy(float(v.zoom())), per_point(v.pixels_per_point()) {}
+    ImVec2 to_screen(float px, float py) const { return ImVec2(float(image.x + px * sx), float(image.y + py * sy)); }
+    ImVec2 line_at(float px, float py) const {
+        auto centre = [&](double v) { return float((std::floor(v * per_point) + 0.5) / per_point); };
+        return ImVec2(centre(image.x + px * sx), centre(image.y + py * sy));
+    }
 };
+
+// Notes over the canvas go to the top-left of what is visible of it.
+ImVec2 note_at() {
+    const ImVec2 clip = ImGui::GetBackgroundDrawList()->GetClipRectMin();
+    return ImVec2(clip.x + 4, clip.y + 4);
+}
 
 void draw_outline(ImDrawList* d, const CanvasTransform& t, const Outline& o, ImU32 colour, float thickness) {
     ImVec2 points[8];
     const int n = static_cast<int>(std::min<std::size_t>(o.size(), 8));
-    for (int i = 0; i < n; ++i) points[i] = t.to_screen(float(o[i].x), float(o[i].y));
+    for (int i = 0; i < n; ++i) points[i] = t.line_at(float(o[i].x), float(o[i].y));
     d->AddPolyline(points, n, colour, ImDrawFlags_Closed, thickness);
 }
 
@@ -49,26 +65,24 @@ void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const Launch
         // Columns: a block is blockDim.y pixels wide and blockDim.x tall, and blockIdx.y walks x.
         const Dim3 tile = block_tile(l), tiles = grid_to_picture(l.mapping, grid);
         if (tile.x * t.sx < 3 || tile.y * t.sy < 3) {
-            d->AddText(t.to_screen(4, 4), IM_COL32(255, 255, 255, 255), "blocks too small to outline at this size");
+            d->AddText(note_at(), IM_COL32(255, 255, 255, 255), "blocks too small to outline at this zoom");
             return;
         }
         const int right = int(std::min<long long>(w, 1LL * tiles.x * tile.x));
         const int bottom = int(std::min<long long>(h, 1LL * tiles.y * tile.y));
         for (int i = 0; i <= tiles.x && i * tile.x <= right; ++i)
-            d->AddLine(t.to_screen(float(i * tile.x), 0), t.to_screen(float(i * tile.x), float(bottom)), colour,
-                       thickness);
-        d->AddLine(t.to_screen(float(right), 0), t.to_screen(float(right), float(bottom)), colour, thickness);
+            d->AddLine(t.line_at(float(i * tile.x), 0), t.line_at(float(i * tile.x), float(bottom)), colour, thickness);
+        d->AddLine(t.line_at(float(right), 0), t.line_at(float(right), float(bottom)), colour, thickness);
         for (int i = 0; i <= tiles.y && i * tile.y <= bottom; ++i)
-            d->AddLine(t.to_screen(0, float(i * tile.y)), t.to_screen(float(right), float(i * tile.y)), colour,
-                       thickness);
-        d->AddLine(t.to_screen(0, float(bottom)), t.to_screen(float(right), float(bottom)), colour, thickness);
+            d->AddLine(t.line_at(0, float(i * tile.y)), t.line_at(float(right), float(i * tile.y)), colour, thickness);
+        d->AddLine(t.line_at(0, float(bottom)), t.line_at(float(right), float(bottom)), colour, thickness);
         return;
     }
     constexpr long long kMaxOutlines = 4096;
     const long long per_block = 1LL * l.block.x * l.block.y;
     const long long runs = 1LL * w * h / std::max(1LL, per_block) + 1; // one outline per block-sized run of pixels
     if (runs > kMaxOutlines || per_block * t.sx * t.sy < 9) {
-        d->AddText(t.to_screen(4, 4), IM_COL32(255, 255, 255, 255), "too many blocks to outline");
+        d->AddText(note_at(), IM_COL32(255, 255, 255, 255), "too many blocks to outline");
         return;
     }
     for (int by = 0; by < grid.y; ++by)
@@ -77,12 +91,11 @@ void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const Launch
                 draw_outline(d, t, o, colour, thickness);
 }
 
-// `sm`: the SM (or emulator worker) that wrote the pixel; `own_kernels`: a custom op, whose
-// kernels record no writers.
+// `launch`: what runs (a custom op's own); `own_kernels`: a custom op, whose kernels record no writers.
 void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const PixelWriter& wr, int x, int y,
                        Pixel value, std::optional<unsigned> sm, bool is_cpu, bool own_kernels) {
     ImGui::BeginTooltip();
-    ImGui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x);
+    ui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x); // recorded: scripts read it
     ui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
                     ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
     ImGui::SameLine();
@@ -118,58 +131,49 @@ void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const Pi
 // A refused launch says so on the canvas too, not only in the panel: what the canvas shows is the
 // last picture painted, or nothing yet (e.g. your kernel on the CPU backend).
 void draw_refusal_banner(const UiState& s) {
-    const TeachState& teach = s.teach;
-    if (!s.refusal || teach.canvas_w <= 0 || teach.canvas_h <= 0) return;
+    const RectD area = s.view.viewport();
+    if (!s.refusal || area.empty()) return;
     const std::string text = "Launch refused: " + *s.refusal + "\nThe canvas shows the last picture painted, if any.";
     ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize(), pad = 8.0f;
-    const float wrap = std::max(100.0f, teach.canvas_w - 4 * pad);
+    const float wrap = std::max(100.0f, float(area.w) - 4 * pad);
     const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, wrap, text.c_str());
-    const ImVec2 at(teach.canvas_x + pad, teach.canvas_y + pad);
+    const ImVec2 at(float(area.x) + pad, float(area.y) + pad);
     ImDrawList* d = ImGui::GetBackgroundDrawList();
     d->AddRectFilled(at, ImVec2(at.x + extent.x + 2 * pad, at.y + extent.y + 2 * pad), IM_COL32(20, 10, 10, 215), 4.0f);
     d->AddText(font, size, ImVec2(at.x + pad, at.y + pad), IM_COL32(255, 120, 110, 255), text.c_str(), nullptr, wrap);
 }
 
-} // namespace
+// From 8 framebuffer pixels per canvas pixel on: a line between pixels, over the visible part only.
+void draw_pixel_grid(ImDrawList* d, const CanvasView& v) {
+    if (v.pixel_zoom() < 8.0) return;
+    const CanvasTransform t(v);
+    const RectD shown = v.visible_rect();
+    const PointD first = v.to_canvas({shown.x, shown.y}), last = v.to_canvas({shown.x + shown.w, shown.y + shown.h});
+    const ImU32 colour = IM_COL32(128, 128, 128, 110); // mid grey: seen on light and dark pixels alike
+    const int x0 = std::max(0, int(std::ceil(first.x))), x1 = std::min(v.canvas_width(), int(last.x));
+    const int y0 = std::max(0, int(std::ceil(first.y))), y1 = std::min(v.canvas_height(), int(last.y));
+    for (int x = x0; x <= x1; ++x)
+        d->AddLine(t.line_at(float(x), float(first.y)), t.line_at(float(x), float(last.y)), colour);
+    for (int y = y0; y <= y1; ++y)
+        d->AddLine(t.line_at(float(first.x), float(y)), t.line_at(float(last.x), float(y)), colour);
+}
 
-void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas) {
-    draw_refusal_banner(s);
-    TeachState& teach = s.teach;
-    const int w = canvas.width(), h = canvas.height();
-    // The user's kernel maps threads to pixels in its own code: the overlays would follow the wrong mapping.
-    if (teach.canvas_w <= 0 || teach.canvas_h <= 0 || w != s.job.params.width || h != s.job.params.height ||
-        op_registry()[s.job.op].user_code) {
-        painter.record_writers(false);
-        return;
-    }
-    const CanvasTransform t{teach.canvas_x, teach.canvas_y, teach.canvas_w / w, teach.canvas_h / h};
-    ImDrawList* d = ImGui::GetBackgroundDrawList();
-    // What runs: a custom op's own launch, else the panel's.
-    const LaunchConfig l = effective_launch(s.job);
-    const bool own_kernels = op_registry()[s.job.op].custom;
-    const Dim3 grid = resolved_grid(l, w, h);
-    // The panel may have made the launch illegal this frame, after the paint that set `refusal`.
-    const bool legal = !s.refusal && !launch_error(l, w, h, universal_limits());
-
-    if (legal && teach.flag_repeats && coverage(l, w, h).multi_written_pixels > 0)
-        for (const PixelRect& r : covered_rects(l, grid, w, h))
-            d->AddRectFilled(t.to_screen(float(r.x), float(r.y)), t.to_screen(float(r.x + r.w), float(r.y + r.h)),
-                             IM_COL32(255, 40, 40, 70));
-    if (legal && teach.block_outlines) draw_block_boundaries(d, t, l, grid, w, h);
-
-    // The inspected pixel: the pinned one (scripts), else the one under the mouse if no window is.
-    std::optional<std::pair<int, int>> pixel = teach.pinned_pixel;
+// The inspected pixel: the pinned one (scripts), else the one under the mouse if no window is.
+std::optional<CanvasPixel> inspected_pixel(const UiState& s) {
+    if (s.teach.pinned_pixel) return CanvasPixel{s.teach.pinned_pixel->first, s.teach.pinned_pixel->second};
     const ImGuiIO& io = ImGui::GetIO();
-    if (!pixel && !io.WantCaptureMouse) {
-        const int px = static_cast<int>((io.MousePos.x - t.x) / t.sx),
-                  py = static_cast<int>((io.MousePos.y - t.y) / t.sy);
-        if (io.MousePos.x >= t.x && io.MousePos.y >= t.y && px < w && py < h) pixel = std::pair{px, py};
-    }
-    const bool inspecting = teach.inspector && legal && pixel.has_value();
-    painter.record_writers(inspecting && !own_kernels);
-    if (!inspecting) return;
-    const auto [x, y] = *pixel;
+    if (io.WantCaptureMouse) return std::nullopt;
+    return s.view.pixel_at({io.MousePos.x, io.MousePos.y});
+}
+
+// Outlines the pixel and its block, and names the thread in a tooltip.
+void inspect(UiState& s, FramePainter& painter, const Canvas& canvas, const Dim3& grid, CanvasPixel p) {
+    const CanvasTransform t(s.view);
+    ImDrawList* d = ImGui::GetBackgroundDrawList();
+    const LaunchConfig l = effective_launch(s.job); // what runs: a custom op's own launch, else the panel's
+    const bool own_kernels = op_registry()[s.job.op].custom;
+    const int w = canvas.width(), h = canvas.height(), x = p.x, y = p.y;
     const PixelWriter wr = thread_of_pixel(l, grid, w, h, x, y);
     if (wr.covered)
         for (const Outline& o : block_outlines(l, grid, w, h, wr.block_idx))
@@ -181,7 +185,7 @@ void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas
     } catch (const std::exception& e) {
         s.error = e.what();
     }
-    if (teach.pinned_pixel) {
+    if (s.teach.pinned_pixel) {
         // Beside the pixel, on whichever side has room (ImGui places mouse tooltips itself).
         const ImVec2 at = t.to_screen(float(x) + 12 / t.sx, float(y) + 12 / t.sy);
         const bool right_half = at.x > ImGui::GetIO().DisplaySize.x * 0.5f;
@@ -189,6 +193,49 @@ void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas
                                 ImGuiCond_Always, ImVec2(right_half ? 1.0f : 0.0f, 0.0f));
     }
     inspector_tooltip(s.job, l, wr, x, y, canvas.read_texel(x, y), sm, painter.backend() == Backend::Cpu, own_kernels);
+}
+
+// Tints over repeated writes and every block's boundary, for a legal launch.
+void draw_launch_overlays(const UiState& s, const Dim3& grid, int w, int h) {
+    const CanvasTransform t(s.view);
+    ImDrawList* d = ImGui::GetBackgroundDrawList();
+    const LaunchConfig l = effective_launch(s.job);
+    if (s.teach.flag_repeats && coverage(l, w, h).multi_written_pixels > 0)
+        for (const PixelRect& r : covered_rects(l, grid, w, h))
+            d->AddRectFilled(t.to_screen(float(r.x), float(r.y)), t.to_screen(float(r.x + r.w), float(r.y + r.h)),
+                             IM_COL32(255, 40, 40, 70));
+    if (s.teach.block_outlines) draw_block_boundaries(d, t, l, grid, w, h);
+}
+
+void draw_teaching_overlays(UiState& s, FramePainter& painter, const Canvas& canvas) {
+    const int w = canvas.width(), h = canvas.height();
+    // The user's kernel maps threads to pixels in its own code: the overlays would follow the wrong mapping.
+    if (w != s.job.params.width || h != s.job.params.height || op_registry()[s.job.op].user_code) {
+        painter.record_writers(false);
+        return;
+    }
+    const LaunchConfig l = effective_launch(s.job); // a custom op's own launch, else the panel's
+    const Dim3 grid = resolved_grid(l, w, h);
+    // The panel may have made the launch illegal this frame, after the paint that set `refusal`.
+    const bool legal = !s.refusal && !launch_error(l, w, h, universal_limits());
+    if (legal) draw_launch_overlays(s, grid, w, h);
+    const std::optional<CanvasPixel> pixel = inspected_pixel(s);
+    const bool inspecting = s.teach.inspector && legal && pixel.has_value();
+    painter.record_writers(inspecting && !op_registry()[s.job.op].custom); // custom ops' kernels record none
+    if (inspecting) inspect(s, painter, canvas, grid, *pixel);
+}
+
+} // namespace
+
+void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas) {
+    const RectD area = s.view.viewport();
+    ImDrawList* d = ImGui::GetBackgroundDrawList();
+    // Nothing drawn over the canvas reaches past its area (under the panel or the status bar).
+    d->PushClipRect(ImVec2(float(area.x), float(area.y)), ImVec2(float(area.x + area.w), float(area.y + area.h)), true);
+    draw_pixel_grid(d, s.view);
+    draw_teaching_overlays(s, painter, canvas);
+    draw_refusal_banner(s);
+    d->PopClipRect();
 }
 
 } // namespace kc

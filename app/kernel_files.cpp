@@ -1,8 +1,6 @@
 #include "kernel_files.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -11,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "atomic_file.h"
 
 namespace kc {
 
@@ -27,58 +27,18 @@ std::optional<std::string> read_text_file(const std::string& path, std::string& 
 }
 
 std::optional<std::string> write_text_file(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) return fmt::format("cannot write '{}': {}", path, std::strerror(errno));
-    out << text;
-    out.close();
-    if (!out) return fmt::format("cannot write '{}': {}", path, std::strerror(errno));
-    return std::nullopt;
+    return write_file_atomically(path, std::string_view(text));
 }
-
-namespace {
-
-// Writes all of `text` to the open file `fd` and flushes it to the disk; false with errno set on failure.
-bool write_all_and_sync(int fd, const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return ::fsync(fd) == 0;
-}
-
-// Makes a rename in `dir` durable; best effort (some file systems refuse to sync a directory).
-void sync_directory(const std::filesystem::path& dir) {
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-    if (fd < 0) return;
-    ::fsync(fd);
-    ::close(fd);
-}
-
-} // namespace
 
 std::optional<std::string> write_text_file_atomically(const std::string& path, const std::string& text) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) return fmt::format("cannot write '{}': cannot create {}: {}", path, dir.string(), ec.message());
-    std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0) return fmt::format("cannot write '{}': {}", path, std::strerror(errno));
-    const bool written = write_all_and_sync(fd, text);
-    const int write_errno = errno;
-    const bool closed = ::close(fd) == 0;
-    if (!written || !closed || ::rename(temp.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(!written ? write_errno : errno);
-        ::unlink(temp.c_str()); // the previous file stays as it was
-        return fmt::format("cannot write '{}': {}", path, why);
+    const std::filesystem::path target(path);
+    if (target.has_parent_path()) {
+        std::error_code ec;
+        std::filesystem::create_directories(target.parent_path(), ec);
+        if (ec)
+            return fmt::format("cannot write '{}': cannot create {}: {}", path, target.parent_path().string(), ec.message());
     }
-    sync_directory(dir);
-    return std::nullopt;
+    return write_file_atomically(path, std::string_view(text));
 }
 
 std::optional<std::filesystem::path> user_data_dir() {

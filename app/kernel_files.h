@@ -10,12 +10,11 @@ namespace kc {
 // Reads a whole text file into `text`; on failure returns why ("cannot read 'x.cu': No such file
 // or directory") and leaves `text` alone.
 std::optional<std::string> read_text_file(const std::string& path, std::string& text);
-// Writes `text` to `path`; on failure returns why.
+// Writes `text` to `path` atomically (atomic_file.h): on failure returns why, and a file already
+// there is left as it was.
 std::optional<std::string> write_text_file(const std::string& path, const std::string& text);
 
-// Writes `text` to `path` through a temporary file in the same directory (written, fsynced, then
-// renamed over `path`), creating the directory if needed: a failure at any step leaves the previous
-// file whole. On failure returns why.
+// write_text_file, creating the file's directory first if needed.
 std::optional<std::string> write_text_file_atomically(const std::string& path, const std::string& text);
 
 // kcanvas' directory for the user's files: $XDG_DATA_HOME/kcanvas, else ~/.local/share/kcanvas

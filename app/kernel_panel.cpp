@@ -9,6 +9,7 @@
 #include <string>
 
 #include "kernel_editor.h"
+#include "ui_scale.h"
 #include "user_kernel.h"
 #include "widgets.h"
 
@@ -144,7 +145,9 @@ void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
         // Line numbers in the log are the editor's: "kernel.cu(7)" is line 7 above.
         ImGui::BeginChild("log", ImVec2(0, ImGui::GetTextLineHeight() * 8), true, ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::PushStyleColor(ImGuiCol_Text, k.last_ok.value_or(false) ? ImVec4(0.85f, 0.85f, 0.5f, 1.0f) : kBad);
+        ImGui::PushFont(mono_font());
         ui::TextUnformatted(k.log.c_str());
+        ImGui::PopFont();
         ImGui::PopStyleColor();
         ImGui::EndChild();
     }
@@ -153,7 +156,9 @@ void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
 // The code, Compile, and what the last compile said. `height` as ImGui sizes go (negative: fill
 // the window but leave that much).
 void editor(KernelEditorState& k, const PanelContext& ctx, float height) {
+    ImGui::PushFont(mono_font()); // code in a monospaced font
     code_box(k, height);
+    ImGui::PopFont();
     compile_button(k, ctx);
     compile_status(k, ctx);
 }
@@ -175,9 +180,9 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     // The panel is narrow for code: the editor can move to a window of its own.
     ui::Checkbox("Edit in a larger window", &k.own_window);
     if (k.own_window) {
-        const float right_of_panel = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
-        ImGui::SetNextWindowPos(ImVec2(right_of_panel + 16, 16), ImGuiCond_FirstUseEver); // over the canvas
-        ImGui::SetNextWindowSize(ImVec2(760, 620), ImGuiCond_FirstUseEver);
+        const RectD canvas = s.view.viewport(); // the panel may be on either side
+        ImGui::SetNextWindowPos(ImVec2(float(canvas.x) + 16, 16), ImGuiCond_FirstUseEver); // over the canvas
+        ImGui::SetNextWindowSize(ImVec2(760 * s.ui_scale, 620 * s.ui_scale), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowBgAlpha(1.0f); // code over a picture must stay readable
         if (ImGui::Begin("Your kernel", &k.own_window)) editor(k, ctx, -ImGui::GetTextLineHeight() * 12);
         ImGui::End();
@@ -189,7 +194,9 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
         const std::string_view prelude = user_kernel_prelude();
         ImGui::BeginChild("prelude", ImVec2(0, ImGui::GetTextLineHeight() * 14), true,
                           ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::PushFont(mono_font());
         ui::TextUnformatted(prelude.data(), prelude.data() + prelude.size());
+        ImGui::PopFont();
         ImGui::EndChild();
         ImGui::TreePop();
     }
@@ -225,7 +232,7 @@ void unsaved_kernel_dialog(UiState& s) {
 void kernel_fault_dialog(UiState& s) {
     if (s.fatal.empty()) return;
     ImGui::OpenPopup("The GPU stopped");
-    ImGui::SetNextWindowSize(ImVec2(560, 0), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 43.0f, 0), ImGuiCond_Appearing); // 560 at 100 %
     if (ImGui::BeginPopupModal("The GPU stopped", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
         wrapped(kBad, s.fatal);
         if (ui::Button("Quit kcanvas")) s.quit = true;

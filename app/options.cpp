@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "atomic_file.h"
+#include "image_io.h"
 #include "kernel_files.h"
 #include "registry.h"
 
@@ -81,6 +83,10 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
                    "(cudaMemcpy2DToArray into the registered texture) or surface (a kernel writes it)")->capture_default_str();
     app.add_flag("!--no-vsync", o.vsync, "Window: do not wait for the display's refresh (for measuring)");
     app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
+    app.add_option(
+           "--ui-scale", o.ui_scale_percent,
+           "Window: UI scale in percent (75..300) times the monitor's, for this run (the panel's setting is kept)")
+        ->check(CLI::Range(75, 300));
 
     BenchOptions bench;
     CLI::App* bench_cmd = app.add_subcommand(
@@ -120,14 +126,17 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         return 2;
     }
 
-    if (bench_cmd->parsed()) {
-        o.bench = bench;
-        return o;
-    }
     auto fail = [](const std::string& message) {
         fmt::print(stderr, "kcanvas: {}\n", message);
         return 2;
     };
+    if (bench_cmd->parsed()) {
+        // A missing folder is found now, not after the whole benchmark has run.
+        if (auto e = output_path_error(bench.csv)) return fail("--csv: " + *e);
+        if (auto e = output_path_error(bench.json)) return fail("--json-out: " + *e);
+        o.bench = bench;
+        return o;
+    }
     o.size_given = size_option->count() > 0;
     if (variant == "naive" || variant == "global" || variant == "0") o.params.variant = 0;
     else if (variant == "tiled" || variant == "shared" || variant == "1") o.params.variant = 1;
@@ -170,6 +179,10 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     o.present = *p;
     if (!o.headless && (!o.out.empty() || o.json))
         return fail("--out and --json need --headless");
+    if (!o.out.empty()) { // before any frame is rendered
+        if (auto e = output_format_error(o.out)) return fail("--out: " + *e);
+        if (auto e = output_path_error(o.out)) return fail("--out: " + *e);
+    }
     return o;
 }
 

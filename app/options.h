@@ -30,6 +30,7 @@ struct Options {
     Present present = Present::Surface;
     bool vsync = true;
     std::string script; // windowed: run this UI script (tests, demos), then quit
+    int ui_scale_percent = 0;  // windowed: --ui-scale; 0: the saved setting (100 with --script)
     std::string kernel_path;   // --kernel: the user's .cu file (implies --op user_kernel)
     std::string kernel_source; // its text, read while parsing (a missing file is bad input)
     std::optional<BenchOptions> bench; // `kcanvas bench ...`

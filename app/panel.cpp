@@ -11,9 +11,11 @@
 #include "panel_text.h"
 #include "registry.h"
 #include "teach_panel.h"
-#include "tune_panel.h"
 #include "thread_of_pixel.h"
+#include "tune_panel.h"
+#include "ui_scale.h"
 #include "widgets.h"
+#include "window_layout.h"
 
 namespace kc {
 
@@ -65,11 +67,8 @@ void operation_section(UiState& s, const PanelContext& ctx) {
     }
     if (op.variants == 2) {
         for (int v = 0; v < 2; ++v) {
-            const std::string name(op.variant_names[v]);
-            if (v)
-                same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
-                                  ImGui::CalcTextSize(name.c_str()).x);
-            ui::RadioButton(name.c_str(), &p.variant, v);
+            if (v) same_line_if_fits(radio_width(op.variant_names[v]));
+            ui::RadioButton(std::string(op.variant_names[v]).c_str(), &p.variant, v);
         }
         // One implementation serves both variants on the cpu backend: nothing to time side by side.
         if (cpu) ImGui::BeginDisabled();
@@ -95,7 +94,7 @@ void operation_section(UiState& s, const PanelContext& ctx) {
         help_marker("Float runs out of precision after a zoom of about 10^4: the picture turns blocky. Double "
                     "goes to about 10^13, at a cost that depends on the GPU's FP64 rate.");
         wrapped(fmt::format("Centre {:.10g}, {:.10g}  zoom {:.3g}", p.center_x, p.center_y, 3.0 / 800 / p.scale));
-        wrapped_disabled("Drag on the canvas to pan, mouse wheel to zoom.");
+        wrapped_disabled("Drag on the canvas to pan, mouse wheel to zoom; Ctrl+wheel zooms the view instead.");
         if (op.uses & kUsesJulia) ui::SliderFloat2("Julia k (re, im)", &p.julia_re, -1.5f, 1.5f, "%.4f");
         if (ui::Button("Reset view")) {
             p.center_x = (op.uses & kUsesJulia) ? 0.0 : -0.5, p.center_y = 0.0;
@@ -120,7 +119,7 @@ void image_slot(UiState& s, int slot) {
                       ImGuiInputTextFlags_EnterReturnsTrue))
         s.load_request[slot] = std::string(s.image_path[slot].data());
     if (ui::Button(load.c_str())) s.load_request[slot] = std::string(s.image_path[slot].data());
-    same_line_if_fits(button_width(clear.c_str()));
+    same_line_if_fits(button_width(clear));
     if (ui::Button(clear.c_str())) s.clear_request[slot] = true;
     std::string holds = slot == 0 ? "(gradient)" : "(checkerboard)";
     if (s.sources.loaded(slot)) {
@@ -184,7 +183,8 @@ void histogram_section(const PanelContext& ctx) {
     const char* names[4] = {"luminance", "R", "G", "B"};
     const ImVec4 colours[4] = {
         {0.85f, 0.85f, 0.85f, 1}, {0.95f, 0.3f, 0.3f, 1}, {0.3f, 0.9f, 0.3f, 1}, {0.4f, 0.5f, 1.0f, 1}};
-    for (int h = 0; h < 4; ++h) histogram_plot(names[h], out.histogram[h], colours[h], h == 0 ? 90.0f : 40.0f);
+    for (int h = 0; h < 4; ++h)
+        histogram_plot(names[h], out.histogram[h], colours[h], ImGui::GetFontSize() * (h == 0 ? 7.0f : 3.0f));
     wrapped_disabled("bar height: sqrt(count); 0 at the left, 255 at the right; hover a bar for its count");
     if (out.histogram_mismatches == 0) wrapped_text(kGoodColour, "global and shared versions agree");
     if (out.histogram_mismatches > 0)
@@ -200,7 +200,7 @@ void canvas_section(UiState& s) {
     bool first = true;
     for (auto [w, h] : {std::pair{800, 800}, {1920, 1080}, {3840, 2160}}) {
         const std::string label = fmt::format("{}x{}", w, h);
-        if (!first) same_line_if_fits(button_width(label.c_str()));
+        if (!first) same_line_if_fits(button_width(label));
         first = false;
         if (ui::Button(label.c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
     }
@@ -324,7 +324,11 @@ struct TimingRow {
 // Rows of last / mean / min in microseconds. A stage that never measured anything (nothing ran,
 // or a GL timer that reads 0 on a software renderer) has no row.
 void timing_table(const char* id, const char* first_column, const std::vector<TimingRow>& rows) {
-    if (!ImGui::BeginTable(id, 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+    ImGui::PushFont(mono_font()); // digits of equal width: the columns line up
+    if (!ImGui::BeginTable(id, 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+        ImGui::PopFont();
+        return;
+    }
     ImGui::TableSetupColumn(first_column, ImGuiTableColumnFlags_WidthStretch, 1.4f);
     for (const char* column : {"last", "mean", "min"})
         ImGui::TableSetupColumn(column, ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -340,6 +344,7 @@ void timing_table(const char* id, const char* first_column, const std::vector<Ti
         }
     }
     ImGui::EndTable();
+    ImGui::PopFont();
 }
 
 // Both variants' kernel times side by side, and how many times faster tiled is.
@@ -371,7 +376,8 @@ void timing_section(UiState& s, const PanelContext& ctx) {
         const auto history = t.kernel.history();
         const float top = *std::max_element(history.begin(), history.end()) * 1.15f;
         ImGui::PlotLines("##kernel", history.data(), static_cast<int>(history.size()), 0,
-                         "kernel time (us), 0 at the bottom", 0.0f, top, ImVec2(ImGui::GetContentRegionAvail().x, 60));
+                         "kernel time (us), 0 at the bottom", 0.0f, top,
+                         ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.5f));
     }
     ui::Text("Frame %.2f ms (%.0f fps)", ctx.frame_ms, ctx.frame_ms > 0 ? 1000.0 / ctx.frame_ms : 0.0);
     if (ui::TreeNode("Where the frame goes (CPU, us)")) {
@@ -420,8 +426,8 @@ void backend_section(UiState& s, const PanelContext& ctx) {
     if (p.backend() == Backend::CudaInterop) {
         int present = static_cast<int>(p.present());
         for (Present option : kAllPresents) {
+            if (option != kAllPresents[0]) same_line_if_fits(radio_width(present_name(option)));
             ui::RadioButton(std::string(present_name(option)).c_str(), &present, static_cast<int>(option));
-            ImGui::SameLine();
         }
         help_marker("How the kernel's pixels reach the texture. pbo: the kernel writes a GL pixel buffer that "
                     "glTexSubImage2D uploads. texture: cudaMemcpy2DToArray copies CUDA memory into the GL texture. "
@@ -431,22 +437,29 @@ void backend_section(UiState& s, const PanelContext& ctx) {
     backend_availability(p);
 }
 
-} // namespace
+// How to zoom and pan, the UI scale and where the panel goes.
+void window_section(UiState& s) {
+    const bool fractal = op_registry()[s.job.op].uses & kUsesFractal;
+    ImGui::TextDisabled("%s", fractal ? "Canvas: Ctrl+wheel zooms the view (wheel and left drag move the fractal); "
+                                        "middle or right drag pans; + and - keys zoom."
+                                      : "Canvas: the wheel zooms about the cursor; drag (any button) pans; + and - "
+                                        "keys zoom. Fit and 1:1 are in the status bar.");
+    ui::SliderInt("UI scale", &s.ui_scale_edit, UiSettings::kMinScalePercent, UiSettings::kMaxScalePercent, "%d%%");
+    // Applied on release: rescaling while dragging would move the slider under the mouse.
+    if (ImGui::IsItemDeactivatedAfterEdit()) s.settings.ui_scale_percent = s.ui_scale_edit;
+    ImGui::TextDisabled("times the monitor's scale; now %.0f%% in all", s.ui_scale * 100.0f);
+    ui::Checkbox("Panel on the right", &s.settings.panel_right);
+    help_marker("Drag the panel's inner edge to resize it. Hide panel (status bar) gives the canvas the whole window.");
+}
 
-float draw_panel(UiState& s, const PanelContext& ctx) {
-    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(390, ImGui::GetIO().DisplaySize.y), ImGuiCond_FirstUseEver);
-    ImGui::Begin("Kernel Canvas");
-    // Fields leave room for the longest label ("Julia k (re, im)") at any panel width, instead of
-    // ImGui's 65% of the width, which cuts labels off in a narrow panel.
-    ImGui::PushItemWidth(-ImGui::GetFontSize() * 9.0f);
+// The sections in groups: operation and images, launch and indexing, timing, device, the window.
+void panel_sections(UiState& s, const PanelContext& ctx) {
+    const OpInfo& op = op_registry()[s.job.op];
     backend_section(s, ctx);
     if (ui::CollapsingHeader("Operation and parameters", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s, ctx);
-    if (op_registry()[s.job.op].user_code && ui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen))
-        kernel_section(s, ctx);
+    if (op.user_code && ui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernel_section(s, ctx);
     if (ui::CollapsingHeader("Images", ImGuiTreeNodeFlags_DefaultOpen)) images_section(s);
-    if (op_registry()[s.job.op].makes_histogram && ui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen))
-        histogram_section(ctx);
+    if (op.makes_histogram && ui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) histogram_section(ctx);
     if (ui::CollapsingHeader("Launch", ImGuiTreeNodeFlags_DefaultOpen)) launch_section(s, ctx);
     if (s.refusal) {
         wrapped_text(kErrorColour, "Launch refused: " + *s.refusal);
@@ -457,13 +470,31 @@ float draw_panel(UiState& s, const PanelContext& ctx) {
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
     if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
-    if (!s.message.empty()) wrapped(s.message);
-    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    ImGui::PopItemWidth();
-    ImGui::End();
+    if (ui::CollapsingHeader("Window and view")) window_section(s);
+}
+
+} // namespace
+
+RectD draw_panel(UiState& s, const PanelContext& ctx) {
+    draw_status_bar(s); // first: the panel and the canvas end where it begins
+    if (place_panel(s)) {
+        const ImGuiWindowFlags flags =
+            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+            ImGuiWindowFlags_NoSavedSettings |
+            ImGuiWindowFlags_NoBringToFrontOnFocus; // the editor's window and the tooltips stay above it
+        ImGui::Begin("Kernel Canvas", nullptr, flags);
+        // Prose wraps at any panel width; controls leave room for their labels.
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::PushItemWidth(-ImGui::GetFontSize() * 9.0f);
+        panel_sections(s, ctx);
+        ImGui::PopItemWidth();
+        ImGui::PopTextWrapPos();
+        ImGui::End();
+        draw_panel_edge(s);
+    }
     unsaved_kernel_dialog(s);
     kernel_fault_dialog(s);
-    return pos.x < 8.0f ? pos.x + size.x : 0.0f;
+    return canvas_area(s);
 }
 
 } // namespace kc

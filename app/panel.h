@@ -1,6 +1,7 @@
 #pragma once
 // The Dear ImGui control panel: reads and edits UiState, shows the painter's timings.
 #include "block_sweep.h"
+#include "canvas_view.h"
 #include "frame_painter.h"
 #include "ui_state.h"
 
@@ -18,8 +19,8 @@ struct PanelContext {
     const BlockSweep* sweep = nullptr; // the block tuner's running or last sweep
 };
 
-// Draws the panel; returns its width in pixels when it is docked at the window's left edge, 0
-// otherwise, so the canvas can be drawn beside it.
-float draw_panel(UiState& state, const PanelContext& ctx);
+// Draws the panel beside the canvas and the status bar under both (window_layout.h); returns the
+// area left for the canvas, in ImGui's coordinates.
+RectD draw_panel(UiState& state, const PanelContext& ctx);
 
 } // namespace kc

@@ -70,8 +70,14 @@ void same_line_if_fits(float width) {
     if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 
-float button_width(const char* label) {
-    return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+float button_width(std::string_view label) {
+    return ImGui::CalcTextSize(label.data(), label.data() + label.size(), true).x +
+           2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
+float radio_width(std::string_view label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+           ImGui::CalcTextSize(label.data(), label.data() + label.size(), true).x;
 }
 
 } // namespace kc

@@ -24,7 +24,8 @@ void code_lines(std::string_view text);
 
 // SameLine() if an item `width` wide still fits on this line, else nothing: it starts the next.
 void same_line_if_fits(float width);
-// The width ImGui::Button(label) takes.
-float button_width(const char* label);
+// The width ImGui::Button(label) and ImGui::RadioButton(label) take.
+float button_width(std::string_view label);
+float radio_width(std::string_view label);
 
 } // namespace kc

@@ -21,6 +21,9 @@ namespace {
 const ImVec4& kWarn = kWarnColour;
 const ImVec4& kBad = kErrorColour;
 
+// The legend's second column, as far in as 14 characters of the (scaled) font.
+float legend_column() { return ImGui::GetFontSize() * 14.0f; }
+
 ImVec4 to_imvec(Pixel p) { return ImVec4(p.r / 255.0f, p.g / 255.0f, p.b / 255.0f, 1.0f); }
 
 // Wrapped coloured text (ImGui's TextColored does not wrap).
@@ -79,7 +82,7 @@ void legend(const PaintJob& job, const Dim3& grid) {
             swatch(fmt::format("##b{}", i).c_str(),
                    view_colour(View::Block, coords_of(b, grid, bx, by, 0, 0), 0, m, width),
                    fmt::format("block ({}, {})", bx, by));
-            if (i % 2 == 0 && i + 1 < shown) ImGui::SameLine(180);
+            if (i % 2 == 0 && i + 1 < shown) ImGui::SameLine(legend_column());
         }
         break;
     }
@@ -87,12 +90,12 @@ void legend(const PaintJob& job, const Dim3& grid) {
         wrapped("Red = threadIdx.x / (blockDim.x-1), green = threadIdx.y / (blockDim.y-1): each block repeats the same "
                 "ramp.");
         swatch("##t0", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, 0), 0), "threadIdx (0, 0)");
-        ImGui::SameLine(180);
+        ImGui::SameLine(legend_column());
         swatch("##t1", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, 0), 0),
                fmt::format("({}, 0)", b.x - 1));
         swatch("##t2", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, b.y - 1), 0),
                fmt::format("(0, {})", b.y - 1));
-        ImGui::SameLine(180);
+        ImGui::SameLine(legend_column());
         swatch("##t3", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, b.y - 1), 0),
                fmt::format("({}, {})", b.x - 1, b.y - 1));
         break;
@@ -102,7 +105,7 @@ void legend(const PaintJob& job, const Dim3& grid) {
         const int warps = static_cast<int>(std::min<long long>(8, warp_figures(b).warps_per_block));
         for (int w = 0; w < warps; ++w) {
             swatch(fmt::format("##w{}", w).c_str(), warp_colour(unsigned(w)), fmt::format("warp {}", w));
-            if (w % 2 == 0 && w + 1 < warps) ImGui::SameLine(180);
+            if (w % 2 == 0 && w + 1 < warps) ImGui::SameLine(legend_column());
         }
         break;
     }
@@ -323,15 +326,6 @@ void teaching_sections(UiState& s, const PanelContext& ctx) {
     if (header("Indexing", "indexing", ImGuiTreeNodeFlags_DefaultOpen)) indexing_section(s, ctx);
     if (header("Device", "device", 0)) device_section(s, ctx);
     s.teach.section_requests.clear();
-}
-
-void remember_canvas_rect(TeachState& t, const Rect& r, int fb_w, int fb_h) {
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float sx = fb_w > 0 ? display.x / fb_w : 1.0f, sy = fb_h > 0 ? display.y / fb_h : 1.0f;
-    t.canvas_x = r.x * sx;
-    t.canvas_y = (fb_h - r.y - r.h) * sy; // GL counts rows from the bottom, ImGui from the top
-    t.canvas_w = r.w * sx;
-    t.canvas_h = r.h * sy;
 }
 
 } // namespace kc

@@ -13,13 +13,9 @@ void teaching_sections(UiState& state, const PanelContext& ctx);
 void indexing_section(UiState& state, const PanelContext& ctx);
 void device_section(const UiState& state, const PanelContext& ctx);
 
-// Draws over the canvas with ImGui's background draw list and shows the inspector's tooltip.
+// Draws over the canvas (where state.view puts it) with ImGui's background draw list and shows the inspector's tooltip.
 // Call between ImGui::NewFrame and ImGui::Render; it also turns the painter's writer record on
 // while a pixel is inspected.
 void draw_canvas_overlay(UiState& state, FramePainter& painter, const Canvas& canvas);
-
-// Remembers where Canvas::draw put the picture (framebuffer pixels, bottom-left origin) for the
-// next frame's overlay.
-void remember_canvas_rect(TeachState& teach, const Rect& drawn, int framebuffer_width, int framebuffer_height);
 
 } // namespace kc

@@ -16,8 +16,6 @@ struct TeachState {
     bool step_paused = false;
     float blocks_per_second = 8.0f;
     double step_blocks = 0.0;     // blocks painted so far (fractional between frames)
-    // Where the canvas was drawn last frame, in ImGui coordinates (top-left origin).
-    float canvas_x = 0, canvas_y = 0, canvas_w = 0, canvas_h = 0;
     // Scripts pin the inspected pixel, as no mouse moves under xvfb.
     std::optional<std::pair<int, int>> pinned_pixel;
     std::vector<std::string> section_requests; // scripts: "device" opens that section, "-device" closes it

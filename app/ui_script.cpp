@@ -236,6 +236,10 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
             const auto d = parse_dim3(c.arg);
             if (!d) throw bad("bad size");
             s.edit_width = d->x, s.edit_height = d->y, s.apply_size = true;
+        } else if (c.verb == "window") { // window WxH: resize the window, as a person drags its corner
+            const auto d = parse_dim3(c.arg);
+            if (!d) throw bad("bad window size");
+            s.window_size_request = std::pair{d->x, d->y};
         } else if (c.verb == "image" || c.verb == "image2") {
             s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
         } else if (c.verb == "level") {

@@ -1,7 +1,7 @@
 #pragma once
 // A scripted input mode for the windowed app (--script FILE): each line sets what the panel
 // sets, waits frames, or saves pictures, so tests and demos can drive the real window.
-//   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH
+//   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH | window WxH
 //   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the
 //   window) image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N status
 //   (prints "refused: ..." or "ok", each image's error, the panel's message, "launch: block B grid G mapping M

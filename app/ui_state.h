@@ -3,11 +3,14 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "canvas_view.h"
 #include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
+#include "settings.h"
 #include "teach_state.h"
 
 namespace kc {
@@ -37,6 +40,13 @@ struct KernelEditorState {
     bool own_window = false;             // edit in a window of its own, wider than the panel
 
     bool unsaved() const { return source != saved_source; }
+};
+
+// A drag or wheel on the canvas in progress, between frames.
+struct CanvasGesture {
+    int drag_button = -1;   // the mouse button that started a pan on the canvas; -1: none
+    bool param_pan = false; // that drag pans the fractal's centre, not the view
+    float wheel = 0.0f;     // wheel notches not yet turned into a zoom step (touchpads send fractions)
 };
 
 // The panel's "Find the fastest block" and "Cancel", done between frames. Applying a result is
@@ -74,6 +84,13 @@ struct UiState {
     bool both_variants = true;                 // two-variant ops: run both kernels, times side by side
     std::array<std::string, 2> image_error;    // per slot: why its last load failed; the old image stays
     KernelEditorState kernel;                  // the user's kernel
+    UiSettings settings;                       // UI scale, the panel's side and width (settings.h)
+    float ui_scale = 1.0f;                     // applied: the monitor's content scale x the setting
+    int ui_scale_edit = 100;                   // the panel's slider; applied when released
+    float status_bar_height = 0;               // last frame's, in points
+    CanvasView view;                           // zoom and pan of the canvas in the window
+    CanvasGesture gesture;                     // a drag or wheel on the canvas in progress
+    std::optional<std::pair<int, int>> window_size_request; // scripts: resize the window (points)
     // A kernel faulted and CUDA cannot go on: the panel shows this until the user quits (exit 1).
     std::string fatal;
 };

@@ -14,15 +14,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <utility>
 #include <vector>
-#include <filesystem>
-#include <memory>
 
 #include "autosave.h"
 #include "block_sweep.h"
 #include "canvas.h"
+#include "canvas_input.h"
 #include "frame_painter.h"
 #include "gl_context.h"
 #include "image_io.h"
@@ -30,9 +31,11 @@
 #include "kernel_files.h"
 #include "key_events.h"
 #include "panel.h"
+#include "registry.h"
+#include "settings.h"
 #include "teach_panel.h"
 #include "tune_panel.h"
-#include "registry.h"
+#include "ui_scale.h"
 #include "ui_script.h"
 #include "user_kernel.h"
 #include "watchdog.h"
@@ -66,19 +69,43 @@ private:
     std::string ini_path_; // ImGui keeps the pointer
 };
 
-// The panel layout persists in $XDG_CONFIG_HOME/kcanvas/imgui.ini (or ~/.config/...).
+// ImGui's own layout (windows other than the panel) persists in $XDG_CONFIG_HOME/kcanvas/imgui.ini.
 std::string ini_path() {
-    namespace fs = std::filesystem;
-    fs::path dir;
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
-        dir = fs::path(xdg) / "kcanvas";
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        dir = fs::path(home) / ".config" / "kcanvas";
-    else
-        return "imgui.ini";
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    return ec ? std::string("imgui.ini") : (dir / "imgui.ini").string();
+    const std::string dir = config_dir();
+    return dir.empty() ? std::string("imgui.ini") : dir + "/imgui.ini";
+}
+
+// The window settings (UI scale, the panel's side and width) beside it; none for scripts, whose
+// pictures must not depend on what a user saved.
+std::string settings_path(const Options& o) {
+    const std::string dir = o.script.empty() ? config_dir() : std::string();
+    return dir.empty() ? std::string() : dir + "/settings.conf";
+}
+
+// The settings file and what it holds. --ui-scale is for one run: the file keeps its own scale
+// unless the panel's slider changes it.
+struct SettingsFile {
+    std::string path; // empty: none (scripts)
+    UiSettings saved;
+    int run_percent = 0; // --ui-scale, or 0
+};
+
+UiSettings initial_settings(const Options& o, SettingsFile& file) {
+    file.saved = file.path.empty() ? UiSettings{} : load_settings(file.path);
+    file.run_percent = o.ui_scale_percent;
+    UiSettings settings = file.saved;
+    if (o.ui_scale_percent > 0) settings.ui_scale_percent = o.ui_scale_percent;
+    return settings;
+}
+
+// Saves changed settings once no mouse button is down (not on every frame of a drag of the panel's edge).
+void save_changed_settings(const UiState& s, SettingsFile& file, bool force) {
+    UiSettings wanted = s.settings;
+    if (file.run_percent > 0 && wanted.ui_scale_percent == file.run_percent)
+        wanted.ui_scale_percent = file.saved.ui_scale_percent;
+    if (file.path.empty() || wanted == file.saved || (!force && ImGui::IsAnyMouseDown())) return;
+    if (auto e = save_settings(file.path, wanted)) fmt::print(stderr, "kcanvas: {}\n", *e);
+    file.saved = wanted;
 }
 
 // Files dropped on the window since the last frame (GLFW calls back from glfwPollEvents).
@@ -137,27 +164,19 @@ void apply_image_requests(UiState& s) {
     }
 }
 
-// Mandelbrot/Julia: drag on the canvas pans, the wheel zooms about the cursor.
-void apply_pan_zoom(UiState& s, const Rect& shown, int fb_h, float fb_scale) {
-    const ImGuiIO& io = ImGui::GetIO();
-    OpParams& p = s.job.params;
-    if (!(op_registry()[s.job.op].uses & kUsesFractal) || io.WantCaptureMouse || shown.w <= 0) return;
-    // Window coordinates (top-left origin) -> canvas pixels.
-    const double px_per_window = fb_scale * double(p.width) / shown.w;
-    const double mx = (io.MousePos.x * fb_scale - shown.x) * p.width / shown.w;
-    const double my = ((fb_h - io.MousePos.y * fb_scale) - shown.y) * p.height / shown.h; // GL rect is bottom-up
-    const bool inside = mx >= 0 && my >= 0 && mx < p.width && my < p.height;
-    if (io.MouseDown[0] && inside) {
-        p.center_x -= io.MouseDelta.x * px_per_window * p.scale;
-        p.center_y -= io.MouseDelta.y * px_per_window * p.scale;
-    }
-    if (io.MouseWheel != 0.0f && inside) {
-        const double cy = p.height - 1 - my; // canvas row from the top, as the kernels count y
-        const double before_x = p.center_x + (mx - p.width / 2) * p.scale, before_y = p.center_y + (cy - p.height / 2) * p.scale;
-        p.scale = std::clamp(p.scale * std::pow(0.8, io.MouseWheel), 1e-15, 0.5);
-        p.center_x = before_x - (mx - p.width / 2) * p.scale;
-        p.center_y = before_y - (cy - p.height / 2) * p.scale;
-    }
+// The canvas where the view puts it: only the visible part of the texture is drawn, so a 64x
+// zoom of a 4K canvas never asks GL for a viewport past its limits.
+void draw_canvas_view(const Canvas& canvas, const CanvasView& v, int fb_h) {
+    const RectD shown = v.visible_rect();
+    const double ppp = v.pixels_per_point();
+    const int x0 = int(std::lround(shown.x * ppp)), x1 = int(std::lround((shown.x + shown.w) * ppp));
+    const int y0 = int(std::lround(shown.y * ppp)), y1 = int(std::lround((shown.y + shown.h) * ppp));
+    if (x1 <= x0 || y1 <= y0) return;
+    // The texture part under exactly these whole framebuffer pixels.
+    const PointD a = v.to_canvas({x0 / ppp, y0 / ppp}), b = v.to_canvas({x1 / ppp, y1 / ppp});
+    const float w = float(canvas.width()), h = float(canvas.height());
+    canvas.draw_part({x0, fb_h - y1, x1 - x0, y1 - y0},
+                     {float(a.x) / w, float(a.y) / h, float(b.x) / w, float(b.y) / h});
 }
 
 // Applies what the panel asked for that needs more than a new paint job: size, backend, vsync.
@@ -184,6 +203,10 @@ void apply_requests(UiState& s, Canvas& canvas, FramePainter& painter, GlfwWindo
         }
     }
     if (s.requested_present != painter.present()) painter.set_present(s.requested_present);
+    if (s.window_size_request) {
+        const auto [w, h] = *std::exchange(s.window_size_request, std::nullopt);
+        glfwSetWindowSize(window.handle(), w, h);
+    }
     if (s.vsync != vsync_now) {
         window.set_vsync(s.vsync);
         vsync_now = s.vsync;
@@ -354,6 +377,7 @@ int run_windowed(const Options& o) {
     GlfwWindow window(1280, 860, "Kernel Canvas", o.vsync);
     KeyEvents keys(window.handle()); // before ImGui's backend, which then calls it first
     ImGuiSession imgui(window.handle(), o.script.empty() ? ini_path() : std::string());
+    UiScale ui_scale(window.handle());
     FramePainter painter(o.backend);
     painter.set_present(o.present);
     Canvas canvas(o.width, o.height);
@@ -363,6 +387,9 @@ int run_windowed(const Options& o) {
 
     UiState state;
     state.job = job_from_options(o);
+    SettingsFile settings_file{settings_path(o), {}, 0};
+    state.settings = initial_settings(o, settings_file);
+    state.ui_scale_edit = state.settings.ui_scale_percent;
     for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
         if (path->empty()) continue;
         if (auto e = state.sources.load(slot, *path)) {
@@ -396,7 +423,6 @@ int run_windowed(const Options& o) {
         [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); },
         [&] { return tuner_status(sweep ? &*sweep : nullptr); }};
 
-    Rect shown{};
     const auto started = Clock::now();
     auto last_frame = started;
     double frame_ms = 0.0;
@@ -419,8 +445,6 @@ int run_windowed(const Options& o) {
         watchdog.arm(false); // loading or saving a large image is slow CPU work, not a hung GPU
         apply_requests(state, canvas, painter, window, vsync_now);
         watchdog.arm(watch_gpu && painter.backend() != Backend::Cpu); // the backend may have changed
-        if (fb_w > 0)
-            apply_pan_zoom(state, shown, fb_h, fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
 
         state.job.params.seconds = static_cast<float>(std::chrono::duration<double>(Clock::now() - started).count());
 
@@ -448,12 +472,17 @@ int run_windowed(const Options& o) {
 
         // 2. The panel edits the state for the next frame.
         const auto t_panel = Clock::now();
+        if (ui_scale.update(state.settings.ui_scale_percent)) state.ui_scale = ui_scale.scale();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         if (script) script->feed_input(window.handle());
         ImGui::NewFrame();
         if (widget_log()) widget_log()->begin_frame();
-        const float panel_width = draw_panel(state, {painter, frame_ms, breakdown, sweep ? &*sweep : nullptr});
+        const RectD area = draw_panel(state, {painter, frame_ms, breakdown, sweep ? &*sweep : nullptr});
+        const ImGuiIO& io = ImGui::GetIO();
+        state.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
+        state.view.set_canvas_size(canvas.width(), canvas.height());
+        handle_canvas_input(state);
         // While a sweep paints the canvas, the overlay's outlines and inspector would describe another launch.
         if (state.fatal.empty() && !(sweep && sweep->running())) draw_canvas_overlay(state, painter, canvas);
         ImGui::Render();
@@ -467,9 +496,7 @@ int run_windowed(const Options& o) {
         glViewport(0, 0, fb_w, fb_h);
         glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
-        const int left = static_cast<int>(panel_width * fb_w / std::max(1.0f, ImGui::GetIO().DisplaySize.x));
-        shown = canvas.draw({left, 0, fb_w - left, fb_h});
-        remember_canvas_rect(state.teach, shown, fb_w, fb_h);
+        draw_canvas_view(canvas, state.view, fb_h);
         glViewport(0, 0, fb_w, fb_h);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         breakdown.draw.add(micros_since(t_draw));
@@ -477,10 +504,11 @@ int run_windowed(const Options& o) {
             state.save_request = false;
             const std::string name = snapshot_name(state);
             const auto e = write_image(name, canvas.width(), canvas.height(), canvas.read_texture());
-            state.message = e ? *e : "saved " + name;
+            state.message = e ? *e : "saved " + std::filesystem::absolute(name).string();
         }
         if (autosave) show_autosave(state.kernel, autosave->tick(state.kernel.source, Clock::now()));
         if (script && (script->done() || !state.fatal.empty())) state.quit = true;
+        save_changed_settings(state, settings_file, false);
         const auto t_swap = Clock::now();
         glfwSwapBuffers(window.handle());
         breakdown.swap.add(micros_since(t_swap));
@@ -490,6 +518,7 @@ int run_windowed(const Options& o) {
         breakdown.frame.add(frame_ms * 1000.0);
         last_frame = now;
     }
+    save_changed_settings(state, settings_file, true);
     if (autosave) report_final_autosave(autosave->flush(state.kernel.source));
     return state.fatal.empty() ? 0 : 1;
 }

@@ -9,12 +9,14 @@ namespace kc {
 
 namespace {
 
-// A full-screen triangle; image row 0 is the top of the picture, GL's t = 0 its bottom.
+// A full-screen triangle showing the texture's part `source` (u0, t0, u1, t1; t = 0 is image row
+// 0, the picture's top, which GL draws at the viewport's top).
 const char* kVertexShader = R"(#version 330 core
 out vec2 uv;
+uniform vec4 source;
 void main() {
     vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);
-    uv = vec2(p.x, 1.0 - p.y);
+    uv = vec2(mix(source.x, source.z, p.x), mix(source.w, source.y, p.y));
     gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
 })";
 const char* kFragmentShader = R"(#version 330 core
@@ -58,6 +60,7 @@ Canvas::Canvas(int width, int height) {
     if (!ok) throw std::runtime_error("canvas shader program failed to link");
     vertex_array_ = GlVertexArray::create();
     swap_red_blue_location_ = glGetUniformLocation(program_.id(), "swap_red_blue");
+    source_location_ = glGetUniformLocation(program_.id(), "source");
     resize(width, height);
 }
 
@@ -126,9 +129,16 @@ Rect Canvas::draw(const Rect& viewport) const {
         r.h = static_cast<int>(1.0 * viewport.w * height_ / width_);
         r.y += (viewport.h - r.h) / 2;
     }
-    glViewport(r.x, r.y, r.w, r.h);
+    draw_part(r, {0, 0, 1, 1});
+    return r;
+}
+
+void Canvas::draw_part(const Rect& screen, const TexturePart& part) const {
+    if (screen.w <= 0 || screen.h <= 0) return;
+    glViewport(screen.x, screen.y, screen.w, screen.h);
     glUseProgram(program_.id());
     glUniform1i(swap_red_blue_location_, texture_holds_raw_bgra_ ? 1 : 0);
+    glUniform4f(source_location_, part.u0, part.t0, part.u1, part.t1);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture_.id());
     glBindVertexArray(vertex_array_.id());
@@ -136,7 +146,6 @@ Rect Canvas::draw(const Rect& viewport) const {
     glBindVertexArray(0);
     glBindTexture(GL_TEXTURE_2D, 0);
     glUseProgram(0);
-    return r;
 }
 
 std::vector<Pixel> Canvas::read_pixel_buffer() const {

@@ -13,6 +13,11 @@ struct Rect {
     int x = 0, y = 0, w = 0, h = 0; // GL convention: x, y from the bottom-left
 };
 
+// A part of the texture: u across, t down from image row 0, both 0..1 over the whole picture.
+struct TexturePart {
+    float u0 = 0, t0 = 0, u1 = 1, t1 = 1;
+};
+
 class Canvas {
 public:
     Canvas(int width, int height);
@@ -35,6 +40,8 @@ public:
     void mark_texture_written_rgba() { texture_holds_raw_bgra_ = false; }
     // Draws the texture aspect-fit into `viewport` of the bound framebuffer; returns where it landed.
     Rect draw(const Rect& viewport) const;
+    // Draws `part` of the texture stretched over `screen` of the bound framebuffer (a zoomed view).
+    void draw_part(const Rect& screen, const TexturePart& part) const;
 
     std::vector<Pixel> read_pixel_buffer() const; // what the painters wrote
     std::vector<Pixel> read_texture() const;      // what is shown
@@ -50,6 +57,7 @@ private:
     GlProgram program_;
     GlVertexArray vertex_array_;
     GLint swap_red_blue_location_ = -1;
+    GLint source_location_ = -1;
     bool texture_holds_raw_bgra_ = false;
 };
 

@@ -1,6 +1,9 @@
 #include "image_io.h"
 
-#include <stb/stb_image.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <stb/stb_image_write.h>
 
 #include <algorithm>
@@ -8,57 +11,127 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <memory>
+#include <new>
+#include <variant>
+
+#include "atomic_file.h"
+#include "image_decoders.h"
 
 namespace kc {
 
-namespace {
-bool has_extension(std::string path, const std::string& ext) {
-    std::transform(path.begin(), path.end(), path.begin(), [](unsigned char c) { return std::tolower(c); });
-    return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+namespace detail {
+std::optional<std::string> size_error(long long width, long long height, int max_side) {
+    if (width <= 0 || height <= 0)
+        return "has no pixels (" + std::to_string(width) + " x " + std::to_string(height) + ")";
+    if (width <= max_side && height <= max_side) return std::nullopt;
+    return "is too large (" + std::to_string(width) + " x " + std::to_string(height) + "; at most " +
+           std::to_string(max_side) + " x " + std::to_string(max_side) + ")";
 }
+} // namespace detail
+
+namespace {
+
 struct FileCloser {
     void operator()(std::FILE* f) const { std::fclose(f); }
 };
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Why a file of this kind is no image: a directory, a FIFO (which would also block the read), a device.
+std::optional<std::string> not_regular(const struct stat& st) {
+    if (S_ISREG(st.st_mode)) return std::nullopt;
+    if (S_ISDIR(st.st_mode)) return "it is a directory";
+    if (S_ISFIFO(st.st_mode)) return "it is a FIFO (named pipe), not a regular file";
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "it is a device, not a regular file";
+    return "it is not a regular file";
+}
+
+std::string open_reason(int error) {
+    if (error == ENOENT) return "no such file";
+    if (error == EACCES) return "permission denied";
+    return std::strerror(error);
+}
+
+// Opens a regular file for reading. The type is checked on the open descriptor too, so a FIFO
+// swapped in after the stat is still refused (opened without blocking, never read).
+std::optional<std::string> open_regular_file(const std::string& path, File& file) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return open_reason(errno);
+    if (auto e = not_regular(st)) return e;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return open_reason(errno);
+    if (::fstat(fd, &st) != 0 || not_regular(st)) {
+        ::close(fd);
+        return not_regular(st).value_or("it is not a regular file");
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    file.reset(::fdopen(fd, "rb"));
+    if (!file) {
+        ::close(fd);
+        return std::strerror(errno);
+    }
+    std::setvbuf(file.get(), nullptr, _IOFBF, 1 << 18); // large reads: fewer system calls for big images
+    return std::nullopt;
+}
+
+enum class Format { Png, Jpeg, Bmp, MaybeTga };
+
+// The decoder for a file's first bytes, or the name of a format kcanvas does not read.
+std::variant<Format, const char*> sniff(const unsigned char* head, std::size_t n) {
+    auto starts = [&](const char* magic, std::size_t len) { return n >= len && std::memcmp(head, magic, len) == 0; };
+    if (starts("\x89PNG\r\n\x1a\n", 8)) return Format::Png;
+    if (starts("\xff\xd8\xff", 3)) return Format::Jpeg;
+    if (starts("BM", 2)) return Format::Bmp;
+    if (starts("GIF8", 4)) return "a GIF";
+    if (starts("8BPS", 4)) return "a Photoshop (PSD)";
+    if (starts("#?RADIANCE", 10) || starts("#?RGBE", 6)) return "an HDR (Radiance)";
+    if (starts("II*\0", 4) || starts("MM\0*", 4)) return "a TIFF";
+    if (starts("RIFF", 4) && n >= 12 && std::memcmp(head + 8, "WEBP", 4) == 0) return "a WebP";
+    if (n >= 3 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7' && std::isspace(head[2]))
+        return "a PNM (PBM/PGM/PPM)";
+    return Format::MaybeTga; // TGA has no signature: stb_image checks its header fields
+}
+
+std::optional<std::string> decode(Format format, std::FILE* file, int max_side, Image& image) {
+    switch (format) {
+    case Format::Png:
+        return detail::decode_png(file, max_side, image);
+    case Format::Jpeg:
+        return detail::decode_jpeg(file, max_side, image);
+    case Format::Bmp:
+        return detail::decode_bmp_or_tga(file, max_side, true, image);
+    case Format::MaybeTga:
+        return detail::decode_bmp_or_tga(file, max_side, false, image);
+    }
+    return "is not an image";
+}
+
 } // namespace
 
 std::optional<std::string> load_image(const std::string& path, Image& out) {
-    namespace fs = std::filesystem;
-    const std::string name = "'" + path + "'";
-    std::error_code ec;
+    return load_image(path, out, kMaxImageSide);
+}
+
+std::optional<std::string> load_image(const std::string& path, Image& out, int max_side) {
     if (path.empty()) return "no image file given";
-    if (!fs::exists(path, ec)) return "cannot read " + name + ": no such file";
-    if (fs::is_directory(path, ec)) return "cannot read " + name + ": it is a directory";
-    const auto size = fs::file_size(path, ec);
-    if (ec) return "cannot read " + name + ": " + ec.message();
-    if (size == 0) return "cannot read " + name + ": the file is empty";
-    errno = 0;
-    std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-    if (!file) return "cannot open " + name + (errno ? std::string(": ") + std::strerror(errno) : std::string());
+    const std::string name = "'" + path + "'";
+    File file;
+    if (auto e = open_regular_file(path, file)) return "cannot read " + name + ": " + *e;
+    unsigned char head[16];
+    const std::size_t n = std::fread(head, 1, sizeof head, file.get());
+    if (n == 0)
+        return "cannot read " + name + ": " + (std::ferror(file.get()) ? std::strerror(errno) : "the file is empty");
+    std::rewind(file.get());
 
-    // Header first: reject what is not an image, or too large, before decoding anything.
-    int w = 0, h = 0, channels = 0;
-    if (!stbi_info_from_file(file.get(), &w, &h, &channels))
-        return name + " is not an image kcanvas can read (" + kImageFormats + "): " + stbi_failure_reason();
-    if (w <= 0 || h <= 0) return name + " has no pixels (" + std::to_string(w) + "x" + std::to_string(h) + ")";
-    if (w > kMaxImageSide || h > kMaxImageSide)
-        return name + " is " + std::to_string(w) + "x" + std::to_string(h) + ": too large (at most " +
-               std::to_string(kMaxImageSide) + " pixels a side)";
-
-    std::fseek(file.get(), 0, SEEK_SET);
-    int dw = 0, dh = 0, dc = 0;
-    std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> rgba(stbi_load_from_file(file.get(), &dw, &dh, &dc, 4),
-                                                              &stbi_image_free);
-    if (!rgba) return name + " is corrupt or truncated: " + stbi_failure_reason();
-    if (dw != w || dh != h) return name + " decoded to a different size than its header says";
-
+    const auto format = sniff(head, n);
+    if (const char* const* other = std::get_if<const char*>(&format))
+        return name + " is " + *other + " image; kcanvas reads PNG, JPEG, BMP or TGA";
     Image image;
-    image.width = w;
-    image.height = h;
-    image.pixels.resize(std::size_t(w) * h);
-    const stbi_uc* src = rgba.get();
-    for (std::size_t i = 0; i < image.pixels.size(); ++i, src += 4) image.pixels[i] = Pixel{src[2], src[1], src[0], 255};
+    try {
+        if (auto e = decode(std::get<Format>(format), file.get(), max_side, image)) return name + " " + *e;
+    } catch (const std::bad_alloc&) {
+        return name + " could not be read: not enough memory";
+    }
     out = std::move(image);
     return std::nullopt;
 }
@@ -76,9 +149,34 @@ std::vector<Pixel> fit_image(const Image& image, int width, int height) {
     return out;
 }
 
-std::optional<std::string> write_image(const std::string& path, int width, int height, const std::vector<Pixel>& pixels) {
-    if (pixels.size() != std::size_t(width) * height) return "image size does not match its pixels";
-    // Canvas pixels are BGRA in memory; files want RGBA.
+namespace {
+
+bool has_extension(std::string path, const std::string& ext) {
+    std::transform(path.begin(), path.end(), path.begin(), [](unsigned char c) { return std::tolower(c); });
+    return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
+bool is_jpeg_name(const std::string& path) { return has_extension(path, ".jpg") || has_extension(path, ".jpeg"); }
+
+// stb_image_write hands the encoded file over in pieces; they are gathered here. No exception may
+// cross stb's C frames, so a failed allocation is only noted.
+struct Encoded {
+    std::vector<std::byte> bytes;
+    bool out_of_memory = false;
+};
+void append_encoded(void* context, void* data, int size) {
+    auto* encoded = static_cast<Encoded*>(context);
+    try {
+        const auto* first = static_cast<const std::byte*>(data);
+        encoded->bytes.insert(encoded->bytes.end(), first, first + size);
+    } catch (const std::bad_alloc&) {
+        encoded->out_of_memory = true;
+    }
+}
+
+// The file's bytes: canvas pixels are BGRA in memory, the encoders want RGBA.
+std::optional<std::string> encode(const std::string& path, int width, int height, const std::vector<Pixel>& pixels,
+                                  Encoded& encoded) {
     std::vector<unsigned char> rgba(pixels.size() * 4);
     for (std::size_t i = 0; i < pixels.size(); ++i) {
         rgba[4 * i + 0] = pixels[i].r;
@@ -86,16 +184,27 @@ std::optional<std::string> write_image(const std::string& path, int width, int h
         rgba[4 * i + 2] = pixels[i].b;
         rgba[4 * i + 3] = pixels[i].a;
     }
-    errno = 0;
-    int ok = 0;
-    if (has_extension(path, ".jpg") || has_extension(path, ".jpeg"))
-        ok = stbi_write_jpg(path.c_str(), width, height, 4, rgba.data(), 95);
-    else if (has_extension(path, ".png"))
-        ok = stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4);
-    else
-        return "cannot write '" + path + "': the file name must end in .png, .jpg or .jpeg";
-    if (!ok) return "cannot write '" + path + "'" + (errno ? std::string(": ") + std::strerror(errno) : std::string());
+    const int ok = is_jpeg_name(path)
+                       ? stbi_write_jpg_to_func(append_encoded, &encoded, width, height, 4, rgba.data(), 95)
+                       : stbi_write_png_to_func(append_encoded, &encoded, width, height, 4, rgba.data(), width * 4);
+    if (!ok || encoded.out_of_memory) return "cannot write '" + path + "': not enough memory to encode the picture";
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string> output_format_error(const std::string& path) {
+    if (is_jpeg_name(path) || has_extension(path, ".png")) return std::nullopt;
+    return "cannot write '" + path + "': the file name must end in .png, .jpg or .jpeg";
+}
+
+std::optional<std::string> write_image(const std::string& path, int width, int height,
+                                       const std::vector<Pixel>& pixels) {
+    if (pixels.size() != std::size_t(width) * height) return "image size does not match its pixels";
+    if (auto e = output_format_error(path)) return e;
+    Encoded encoded;
+    if (auto e = encode(path, width, height, pixels, encoded)) return e;
+    return write_file_atomically(path, encoded.bytes);
 }
 
 } // namespace kc

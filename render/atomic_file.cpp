@@ -1,0 +1,154 @@
+#include "atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace kc {
+
+namespace {
+namespace fs = std::filesystem;
+
+// The file a path names: a symbolic link is followed, so that the file it points to is replaced,
+// not the link.
+fs::path resolved_target(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_symlink(path, ec)) return path;
+    const fs::path real = fs::weakly_canonical(path, ec);
+    return ec ? fs::path(path) : real;
+}
+
+fs::path folder_of(const fs::path& path) {
+    const fs::path folder = path.parent_path();
+    return folder.empty() ? fs::path(".") : folder;
+}
+
+// What an errno means to someone saving a file.
+std::string reason_for(int error, const fs::path& folder) {
+    switch (error) {
+    case ENOSPC:
+        return "disk full";
+    case EDQUOT:
+        return "disk quota exceeded";
+    case EACCES:
+    case EPERM:
+        return fmt::format("permission denied (folder '{}')", folder.string());
+    case ENOENT:
+        return fmt::format("the folder '{}' does not exist", folder.string());
+    case ENOTDIR:
+        return fmt::format("'{}' is not a folder", folder.string());
+    case EROFS:
+        return "read-only file system";
+    default:
+        return std::strerror(error);
+    }
+}
+
+std::string failure(const std::string& path, const std::string& reason, bool existed) {
+    return fmt::format("cannot write '{}': {}{}", path, reason, existed ? " (the existing file is unchanged)" : "");
+}
+
+// Writes all of `bytes`, resuming after short writes and signals; returns 0 or the errno.
+int write_all(int fd, std::span<const std::byte> bytes) {
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return errno;
+        if (n == 0) return ENOSPC; // no progress and no error: nothing more fits
+        bytes = bytes.subspan(std::size_t(n));
+    }
+    return 0;
+}
+
+// Creates a new file beside `target` under a name nobody else uses (mode 0666 less the umask, as
+// any new file gets). Returns its descriptor, or -1 with errno set.
+int create_temporary(const fs::path& target, fs::path& temp) {
+    static std::atomic<unsigned> counter{0};
+    // Short enough that the temporary's name fits where the target's did.
+    const std::string stem = target.filename().string().substr(0, 100);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        temp = folder_of(target) / fmt::format(".{}.kcanvas-{}-{}.tmp", stem, ::getpid(), counter++);
+        const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+
+// Writes, flushes to the disk and closes `fd`; returns 0 or the first errno.
+int write_sync_close(int fd, std::span<const std::byte> bytes) {
+    int error = write_all(fd, bytes);
+    if (!error && ::fsync(fd) != 0 && errno != EINVAL) error = errno; // EINVAL: a pipe or device, nothing to sync
+    if (::close(fd) != 0 && !error && errno != EINTR) error = errno;  // Linux closes the fd even on EINTR
+    return error;
+}
+
+// A device or pipe that already exists (/dev/null, a FIFO) cannot be replaced: write into it.
+std::optional<std::string> write_in_place(const std::string& path, std::span<const std::byte> bytes) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return failure(path, std::strerror(errno), false);
+    if (const int error = write_sync_close(fd, bytes)) return failure(path, std::strerror(error), false);
+    return std::nullopt;
+}
+
+// So that the rename itself survives a crash; a folder that cannot be synced changes nothing.
+void sync_folder(const fs::path& folder) {
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    ::fsync(fd);
+    ::close(fd);
+}
+
+} // namespace
+
+std::optional<std::string> write_file_atomically(const std::string& path, std::span<const std::byte> bytes) {
+    if (path.empty()) return "cannot write a file without a name";
+    const fs::path target = resolved_target(path);
+    const fs::path folder = folder_of(target);
+    struct stat old {};
+    const bool existed = ::stat(target.c_str(), &old) == 0;
+    if (existed && S_ISDIR(old.st_mode)) return failure(path, "it is a folder", false);
+    if (existed && !S_ISREG(old.st_mode)) return write_in_place(target.string(), bytes);
+
+    fs::path temp;
+    const int fd = create_temporary(target, temp);
+    if (fd < 0) return failure(path, reason_for(errno, folder), existed);
+    if (existed) ::fchmod(fd, old.st_mode & 07777); // keep the replaced file's permissions
+    int error = write_sync_close(fd, bytes);
+    if (!error && ::rename(temp.c_str(), target.c_str()) != 0) error = errno;
+    if (error) {
+        ::unlink(temp.c_str());
+        return failure(path, reason_for(error, folder), existed);
+    }
+    sync_folder(folder);
+    return std::nullopt;
+}
+
+std::optional<std::string> write_file_atomically(const std::string& path, std::string_view text) {
+    return write_file_atomically(path, std::as_bytes(std::span(text.data(), text.size())));
+}
+
+std::optional<std::string> output_path_error(const std::string& path) {
+    if (path.empty()) return "cannot write a file without a name";
+    const fs::path target = resolved_target(path);
+    const fs::path folder = folder_of(target);
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return failure(path, "it is a folder", false);
+        if (!S_ISREG(st.st_mode)) // a device or pipe is written in place
+            return ::access(target.c_str(), W_OK) == 0 ? std::nullopt
+                                                       : std::optional(failure(path, std::strerror(errno), false));
+    }
+    if (::stat(folder.c_str(), &st) != 0) return failure(path, reason_for(errno, folder), false);
+    if (!S_ISDIR(st.st_mode)) return failure(path, reason_for(ENOTDIR, folder), false);
+    if (::access(folder.c_str(), W_OK) != 0) return failure(path, reason_for(errno, folder), false);
+    return std::nullopt;
+}
+
+} // namespace kc

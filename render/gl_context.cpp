@@ -1,5 +1,7 @@
 #include "gl_context.h"
 
+#include <algorithm>
+
 #include <glad/egl.h>
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -13,6 +15,18 @@ namespace kc {
 
 namespace {
 void glfw_error_callback(int code, const char* text) { fmt::print(stderr, "kcanvas: GLFW error {}: {}\n", code, text); }
+
+// The window a screen holds: at least the size asked for where the screen is larger (a big
+// screen gets most of its work area), never larger than the work area.
+void fit_to_screen(int& width, int& height) {
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    int x = 0, y = 0, w = 0, h = 0;
+    if (monitor) glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+    if (w <= 0 || h <= 0) return;
+    width = std::min(std::max(width, w * 4 / 5), w);
+    height = std::min(std::max(height, h * 17 / 20), h);
+}
+
 } // namespace
 
 GlfwWindow::GlfwWindow(int width, int height, const std::string& title, bool vsync) {
@@ -23,6 +37,7 @@ GlfwWindow::GlfwWindow(int width, int height, const std::string& title, bool vsy
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    fit_to_screen(width, height);
     window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
     if (!window_) {
         glfwTerminate();

@@ -16,6 +16,7 @@ public:
 
 class GlfwWindow {
 public:
+    // width x height, or most of a larger screen's work area; never larger than the work area.
     GlfwWindow(int width, int height, const std::string& title, bool vsync);
     ~GlfwWindow();
     GlfwWindow(const GlfwWindow&) = delete;

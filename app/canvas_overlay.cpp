@@ -99,31 +99,31 @@ void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const Pi
     ui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
                     ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
     ImGui::SameLine();
-    ImGui::Text("value R %d G %d B %d A %d", value.r, value.g, value.b, value.a);
+    ui::Text("value R %d G %d B %d A %d", value.r, value.g, value.b, value.a);
     if (!wr.covered) {
-        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "no thread writes this pixel (hatched)");
+        ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "no thread writes this pixel (hatched)");
         ImGui::EndTooltip();
         return;
     }
     ImGui::Separator();
-    ImGui::Text("blockIdx  (%d, %d, %d)   block #%lld in launch order", wr.block_idx.x, wr.block_idx.y, wr.block_idx.z,
+    ui::Text("blockIdx  (%d, %d, %d)   block #%lld in launch order", wr.block_idx.x, wr.block_idx.y, wr.block_idx.z,
                 wr.block_in_launch);
-    ImGui::Text("threadIdx (%d, %d, %d)   thread %d of the block", wr.thread_idx.x, wr.thread_idx.y, wr.thread_idx.z,
+    ui::Text("threadIdx (%d, %d, %d)   thread %d of the block", wr.thread_idx.x, wr.thread_idx.y, wr.thread_idx.z,
                 wr.thread_in_block);
-    ImGui::Text("warp %d, lane %d", wr.warp, wr.lane);
-    ImGui::Text("global thread index %llu", wr.global_thread);
-    if (launch.mapping == Mapping::GridStride) ImGui::Text("grid-stride pass %lld", wr.pass);
+    ui::Text("warp %d, lane %d", wr.warp, wr.lane);
+    ui::Text("global thread index %llu", wr.global_thread);
+    if (launch.mapping == Mapping::GridStride) ui::Text("grid-stride pass %lld", wr.pass);
     if (job.max_blocks >= 0 && wr.block_in_launch >= job.max_blocks)
-        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "not painted yet (step mode)");
+        ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "not painted yet (step mode)");
     else if (own_kernels)
-        ImGui::TextDisabled(is_cpu ? "cpu backend: a plain C++ loop wrote it"
+        ui::TextDisabled(is_cpu ? "cpu backend: a plain C++ loop wrote it"
                                    : "SM: not recorded for this op's own kernels");
     else if (sm)
-        ImGui::Text("%s %u", is_cpu ? "emulator worker" : "SM", *sm);
+        ui::Text("%s %u", is_cpu ? "emulator worker" : "SM", *sm);
     else
-        ImGui::TextDisabled("SM: recorded from the next frame");
+        ui::TextDisabled("SM: recorded from the next frame");
     if (wr.writers > 1)
-        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%lld threads write it (one per z layer); any may be last",
+        ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%lld threads write it (one per z layer); any may be last",
                            wr.writers);
     ImGui::EndTooltip();
 }

@@ -440,14 +440,14 @@ void backend_section(UiState& s, const PanelContext& ctx) {
 // How to zoom and pan, the UI scale and where the panel goes.
 void window_section(UiState& s) {
     const bool fractal = op_registry()[s.job.op].uses & kUsesFractal;
-    ImGui::TextDisabled("%s", fractal ? "Canvas: Ctrl+wheel zooms the view (wheel and left drag move the fractal); "
+    ui::TextDisabled("%s", fractal ? "Canvas: Ctrl+wheel zooms the view (wheel and left drag move the fractal); "
                                         "middle or right drag pans; + and - keys zoom."
                                       : "Canvas: the wheel zooms about the cursor; drag (any button) pans; + and - "
                                         "keys zoom. Fit and 1:1 are in the status bar.");
     ui::SliderInt("UI scale", &s.ui_scale_edit, UiSettings::kMinScalePercent, UiSettings::kMaxScalePercent, "%d%%");
     // Applied on release: rescaling while dragging would move the slider under the mouse.
     if (ImGui::IsItemDeactivatedAfterEdit()) s.settings.ui_scale_percent = s.ui_scale_edit;
-    ImGui::TextDisabled("times the monitor's scale; now %.0f%% in all", s.ui_scale * 100.0f);
+    ui::TextDisabled("times the monitor's scale; now %.0f%% in all", s.ui_scale * 100.0f);
     ui::Checkbox("Panel on the right", &s.settings.panel_right);
     help_marker("Drag the panel's inner edge to resize it. Hide panel (status bar) gives the canvas the whole window.");
 }

@@ -97,7 +97,7 @@ void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const Pi
     ImGui::BeginTooltip();
     ui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x); // recorded: scripts read it
     ui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
-                    ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+                    ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
     ImGui::SameLine();
     ui::Text("value R %d G %d B %d A %d", value.r, value.g, value.b, value.a);
     if (!wr.covered) {

@@ -33,7 +33,7 @@ void coloured(const ImVec4& colour, fmt::format_string<Args...> format, Args&&..
 }
 
 void swatch(const char* id, Pixel p, const std::string& label) {
-    ui::ColorButton(id, to_imvec(p), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(14, 14));
+    ui::ColorButton(id, to_imvec(p), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
     ImGui::SameLine();
     wrapped(label);
 }
@@ -42,13 +42,14 @@ void swatch(const char* id, Pixel p, const std::string& label) {
 void hatch_swatch(const std::string& label) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     ImDrawList* d = ImGui::GetWindowDrawList();
-    for (int y = 0; y < 14; ++y)
-        for (int x = 0; x < 14; ++x) {
+    const int side = static_cast<int>(ImGui::GetTextLineHeight()); // the hatch at the canvas' own scale, 1:1
+    for (int y = 0; y < side; ++y)
+        for (int x = 0; x < side; ++x) {
             const Pixel p = uncovered_pixel(x, y);
             d->AddRectFilled(ImVec2(at.x + x, at.y + y), ImVec2(at.x + x + 1, at.y + y + 1),
                              IM_COL32(p.r, p.g, p.b, 255));
         }
-    ImGui::Dummy(ImVec2(14, 14));
+    ImGui::Dummy(ImVec2(float(side), float(side)));
     ImGui::SameLine();
     wrapped(label);
 }

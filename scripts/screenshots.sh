@@ -1,0 +1,33 @@
+#!/bin/bash
+# Makes the README's screenshots with kcanvas itself (CPU backend, under Xvfb): the tutorial's
+# blend in the block view, block outlines on, zoomed to 400 % about a point, the inspector on a
+# pixel; at 1280x800, at 1920x1080 and at 1920x1080 with the UI at 200 %.
+#   scripts/screenshots.sh [build dir]     (default build-test; writes assets/screenshot-*.png)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+kcanvas=${1:-$root/build-test}/kcanvas
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+shoot() { # NAME SCREEN_WxH EXTRA_ARGS...
+  local name=$1 screen=$2
+  shift 2
+  local w=${screen%x*} h=${screen#*x}
+  cat >"$tmp/$name.txt" <<SCRIPT
+window ${screen}
+wait 3
+click Block outlines
+wheel 30 100,300
+wheel 4 $((w * 3 / 5)),$((h * 2 / 5))
+wait 3
+hover $((w * 3 / 5 + 40)),$((h * 2 / 5 + 20))
+wait 3
+screenshot $root/assets/screenshot-$name.png
+quit
+SCRIPT
+  xvfb-run -a -s "-screen 0 ${screen}x24" "$kcanvas" --backend cpu --op blend --tutorial --view block "$@" \
+    --script "$tmp/$name.txt" >/dev/null
+  echo "wrote assets/screenshot-$name.png"
+}
+shoot 1280x800 1280x800
+shoot 1920x1080 1920x1080
+shoot 1920x1080-200 1920x1080 --ui-scale 200

@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "ops/op_list.h"
 #include "registry.h"
 
@@ -20,6 +22,22 @@ struct EmulatedLaunch {
     PixelRecord record;
 };
 
+// Whether a block can write any pixel, so that the blocks of a huge grid that lie past the canvas
+// cost nothing. Conservative: where the kernel's 32-bit index arithmetic could wrap, the block runs.
+bool block_reaches_canvas(const ThreadCoords& t, const LaunchConfig& l, int width, int height) {
+    if (is_tiled(l.mapping)) {
+        const unsigned long long step = l.mapping == Mapping::TwoD ? unsigned(l.pixels_per_thread) : 1ULL;
+        const unsigned long long u_end = (1ULL * t.bx * t.bdx + t.bdx) * step, v_end = 1ULL * t.by * t.bdy + t.bdy;
+        if (u_end > 0xFFFFFFFFULL || v_end > 0xFFFFFFFFULL) return true; // may wrap, as on the GPU
+        const unsigned long long u0 = 1ULL * t.bx * t.bdx * step, v0 = 1ULL * t.by * t.bdy;
+        const bool columns = l.mapping == Mapping::Columns;
+        return u0 < unsigned(columns ? height : width) && v0 < unsigned(columns ? width : height);
+    }
+    // linear and grid-stride: the block's first thread index (64-bit in the kernel too).
+    const ThreadCoords first{t.bx, t.by, t.bz, 0, 0, 0, t.bdx, t.bdy, t.bdz, t.gdx, t.gdy, t.gdz};
+    return linear_thread_index(first) < 1ULL * width * height;
+}
+
 // Runs blocks [first, last) in launch order (x fastest, then y, then z); `sm` is the worker.
 template <class Op>
 void run_op_blocks(const EmulatedLaunch& l, long long first, long long last, unsigned sm) {
@@ -33,10 +51,12 @@ void run_op_blocks(const EmulatedLaunch& l, long long first, long long last, uns
         t.bx = static_cast<unsigned>(block % l.grid.x);
         t.by = static_cast<unsigned>((block / l.grid.x) % l.grid.y);
         t.bz = static_cast<unsigned>(block / (1LL * l.grid.x * l.grid.y));
+        if (!block_reaches_canvas(t, job.launch, job.params.width, job.params.height)) continue;
         for (t.tz = 0; t.tz < t.bdz; ++t.tz)
             for (t.ty = 0; t.ty < t.bdy; ++t.ty)
-                for (t.tx = 0; t.tx < t.bdx; ++t.tx) paint_thread(op, job.params, t, job.launch.mapping, job.launch.pixels_per_thread, job.view, sm,
-                                             l.out, l.record);
+                for (t.tx = 0; t.tx < t.bdx; ++t.tx)
+                    paint_thread(op, job.params, t, job.launch.mapping, job.launch.pixels_per_thread, job.view, sm,
+                                 l.out, l.record);
     }
 }
 
@@ -66,6 +86,10 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* ou
     const PaintPlan plan = plan_paint(job, universal_limits());
     if (plan.error) return plan.error;
     if (op_registry()[job.op].user_code) return std::string(kCpuCannotRunUserCode);
+    if (!op_registry()[job.op].custom && plan.grid.count() > kMaxEmulatedBlocks)
+        return fmt::format("grid {} has {} blocks: the cpu backend emulates at most {} per frame (a GPU takes up to "
+                           "2^31-1 x 65535 x 65535); use a smaller grid, or auto",
+                           to_string(plan.grid), plan.grid.count(), kMaxEmulatedBlocks);
     PaintJob prepared = job;
     prepare_divisors(prepared.params);
     if (const OpInfo& info = op_registry()[job.op]; info.custom) {
@@ -84,7 +108,8 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* ou
     const long long chunk = std::max<long long>(1, blocks / (8LL * workers_));
     std::atomic<long long> next{0};
     auto worker = [&](unsigned sm) {
-        for (long long first; (first = next.fetch_add(chunk)) < blocks;) run(launch, first, std::min(blocks, first + chunk), sm);
+        for (long long first; (first = next.fetch_add(chunk)) < blocks;)
+            run(launch, first, std::min(blocks, first + chunk), sm);
     };
     if (blocks == 0) return std::nullopt;
     const unsigned helpers = static_cast<unsigned>(std::min<long long>(workers_, blocks)) - 1;

@@ -16,6 +16,10 @@ inline constexpr const char* kCpuCannotRunUserCode =
     "emulator runs only the built-in ops";
 // (The window's painter adds which backends to choose, of those that work on this machine.)
 
+// The most blocks one emulated launch may have: blocks that can reach no pixel are skipped, but
+// even skipping 2^31 of them takes seconds a frame, and the window must stay responsive.
+inline constexpr long long kMaxEmulatedBlocks = 1LL << 24;
+
 class CpuGridEmulator {
 public:
     explicit CpuGridEmulator(unsigned workers = 0); // 0: one per hardware thread

@@ -1,6 +1,7 @@
 // The command line: bad input gets a clear message and exit code 2; headless output is exact.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 
 #ifdef KC_HAVE_CUDA
@@ -18,8 +19,8 @@ using test::run;
 TEST(Cli, HelpDocumentsEveryFlagAndOp) {
     const auto r = run("--help");
     EXPECT_EQ(r.exit_code, 0);
-    for (const char* flag : {"--headless", "--op", "--size", "--block", "--grid", "--weight", "--frames", "--out", "--json",
-                             "--backend", "--mapping", "--view", "--tutorial", "--kernel"})
+    for (const char* flag : {"--headless", "--op", "--size", "--block", "--grid", "--weight", "--frames", "--out",
+                             "--json", "--backend", "--mapping", "--view", "--tutorial", "--kernel"})
         EXPECT_NE(r.output.find(flag), std::string::npos) << flag;
     for (const OpInfo& op : op_registry()) EXPECT_NE(r.output.find(std::string(op.name)), std::string::npos);
 }
@@ -29,21 +30,15 @@ TEST(Cli, BadInputExitsWithCode2AndSaysWhy) {
         const char* args;
         const char* message;
     };
-    for (const Case& c : {Case{"--headless --op nope", "unknown --op 'nope'"},
-                          Case{"--headless --block 50x30", "1500 threads"},
-                          Case{"--headless --block 2000x1", "block x = 2000"},
-                          Case{"--headless --block 1x1x65", "block z = 65"},
-                          Case{"--headless --block 0x8", "zero"},
-                          Case{"--headless --grid 1x70000", "grid y = 70000"},
-                          Case{"--headless --block 32by8", "--block '32by8'"},
-                          Case{"--headless --size 800", "--size '800'"},
-                          Case{"--headless --size 20000x10", "too large"},
-                          Case{"--headless --weight 2", "--weight"},
-                          Case{"--headless --frames 0", "--frames"},
-                          Case{"--headless --mapping diagonal", "unknown --mapping"},
-                          Case{"--headless --backend vulkan", "unknown --backend"},
-                          Case{"--no-such-flag", "no-such-flag"},
-                          Case{"--out x.png", "--headless"}}) {
+    for (const Case& c :
+         {Case{"--headless --op nope", "unknown --op 'nope'"}, Case{"--headless --block 50x30", "1500 threads"},
+          Case{"--headless --block 2000x1", "block x = 2000"}, Case{"--headless --block 1x1x65", "block z = 65"},
+          Case{"--headless --block 0x8", "zero"}, Case{"--headless --grid 1x70000", "grid y = 70000"},
+          Case{"--headless --block 32by8", "--block '32by8'"}, Case{"--headless --size 800", "--size '800'"},
+          Case{"--headless --size 20000x10", "too large"}, Case{"--headless --weight 2", "--weight"},
+          Case{"--headless --frames 0", "--frames"}, Case{"--headless --mapping diagonal", "unknown --mapping"},
+          Case{"--headless --backend vulkan", "unknown --backend"}, Case{"--no-such-flag", "no-such-flag"},
+          Case{"--out x.png", "--headless"}}) {
         const auto r = run(c.args);
         EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
         EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
@@ -56,10 +51,11 @@ TEST(Cli, UserKernelBadInputExitsWithCode2AndSaysWhy) {
         const char* message;
     };
     const std::string gradient = std::string(KC_ASSETS) + "/kernels/gradient.cu";
-    for (const Case& c : {Case{"--headless --kernel missing.cu", "--kernel: cannot read 'missing.cu'"},
-                          Case{"--kernel missing.cu", "--kernel: cannot read 'missing.cu'"}, // windowed too, before any window
-                          Case{"--headless --kernel " KC_ASSETS, "is a directory"},
-                          Case{"--headless --backend cpu --op user_kernel", "cpu backend cannot run your kernel"}}) {
+    for (const Case& c :
+         {Case{"--headless --kernel missing.cu", "--kernel: cannot read 'missing.cu'"},
+          Case{"--kernel missing.cu", "--kernel: cannot read 'missing.cu'"}, // windowed too, before any window
+          Case{"--headless --kernel " KC_ASSETS, "is a directory"},
+          Case{"--headless --backend cpu --op user_kernel", "cpu backend cannot run your kernel"}}) {
         const auto r = run(c.args);
         EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
         EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
@@ -111,6 +107,33 @@ TEST(Cli, UnwritableOutputIsAClearError) {
     const auto r = run("--headless --backend cpu --frames 1 --size 8x8 --out /nonexistent-dir/x.png");
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("cannot write"), std::string::npos) << r.output;
+}
+
+// Huge hand-set grids on the CPU backend: past the emulator's limit they are refused at once with
+// the numbers; below it, the blocks past the canvas are skipped, so the frame costs what its pixels
+// cost and paints what the blocks that reach the canvas paint.
+TEST(Cli, HugeGridsOnTheCpuBackendAreRefusedOrSkippedNeverSlow) {
+    const auto start = std::chrono::steady_clock::now();
+    for (const char* grid : {"99999999x1", "16384x16385", "2147483647x1"}) {
+        const auto r = run(std::string("--headless --backend cpu --size 64x64 --frames 1 --grid ") + grid);
+        EXPECT_EQ(r.exit_code, 2) << r.output;
+        EXPECT_NE(r.output.find("the cpu backend emulates at most 16777216 per frame"), std::string::npos) << r.output;
+    }
+    const std::string dir = ::testing::TempDir();
+    for (const char* mapping : {"2d", "linear", "grid-stride", "columns"}) {
+        SCOPED_TRACE(mapping);
+        const std::string big = dir + "/kc_huge_grid.png", small = dir + "/kc_small_grid.png";
+        const std::string common =
+            std::string("--headless --backend cpu --size 64x64 --frames 1 --view block --mapping ") + mapping;
+        ASSERT_EQ(run(common + " --grid 16000000x1 --out " + big).exit_code, 0);
+        // 2d and columns: two blocks of 32x8 reach the canvas' first rows (columns: its first columns);
+        // linear and grid-stride: sixteen blocks of 256 threads cover its 4096 pixels once.
+        const bool tiled = std::string(mapping) == "2d" || std::string(mapping) == "columns";
+        ASSERT_EQ(run(common + " --grid " + (tiled ? "2x1" : "16x1") + " --out " + small).exit_code, 0);
+        if (std::string(mapping) == "grid-stride") continue; // its block view numbers blocks by pass: not comparable
+        EXPECT_TRUE(test::load_png(big).pixels == test::load_png(small).pixels);
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
 }
 
 } // namespace

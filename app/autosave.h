@@ -16,7 +16,7 @@ struct AutosaveResult {
 };
 
 class Autosave {
-  public:
+public:
     using Clock = std::chrono::steady_clock;
     static constexpr Clock::duration kDelay = std::chrono::seconds(2);
 
@@ -30,7 +30,7 @@ class Autosave {
     // At quit: writes `text` now if it differs from the file.
     std::optional<AutosaveResult> flush(const std::string& text);
 
-  private:
+private:
     AutosaveResult write(const std::string& text);
     std::filesystem::path file_;
     std::string on_disk_;

@@ -12,10 +12,10 @@
 #include "block_sweep.h"
 #include "gl_context.h"
 #include "gl_timer.h"
-#include "source_images.h"
 #include "registry.h"
-#include "watchdog.h"
+#include "source_images.h"
 #include "user_kernel.h"
+#include "watchdog.h"
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
 #include "cuda_gl_buffer.h"
@@ -190,22 +190,25 @@ int run_bench(const BenchOptions& o) {
         if (o.sweep_blocks) {
             for (const OpInfo* op : ops)
                 for (auto [w, h] : sizes)
-                for (Mapping mapping : mappings) {
-                    // Custom ops launch their own grids and your kernel indexes for itself: one mapping.
-                    if ((op->custom || op->user_code) && mapping != mappings.front()) continue;
-                    if (op->user_code && !user_kernel_ready) continue;
-                    Canvas canvas(w, h);
-                    PaintJob job;
-                    job.op = op->index;
-                    job.params.width = w, job.params.height = h;
-                    job.launch.mapping = mapping;
-                    const auto results = sweep_blocks(painter, canvas, job, o.reps, [&] { watchdog.beat(); });
-                    fmt::print("\n{} {}x{} {} on {}: kernel median per block (fastest first)\n", op->name, w, h,
-                               op->custom || op->user_code ? "own indexing" : mapping_name(is_tiled(mapping) ? mapping : Mapping::TwoD),
-                               backend_name(painter.backend()));
-                    for (const BlockTiming& r : results) fmt::print("  {:>10}  {:9.2f} us\n", to_string(r.block), r.median_us);
-                    if (!results.empty()) fmt::print("  best: {}\n", to_string(results.front().block));
-                }
+                    for (Mapping mapping : mappings) {
+                        // Custom ops launch their own grids and your kernel indexes for itself: one mapping.
+                        if ((op->custom || op->user_code) && mapping != mappings.front()) continue;
+                        if (op->user_code && !user_kernel_ready) continue;
+                        Canvas canvas(w, h);
+                        PaintJob job;
+                        job.op = op->index;
+                        job.params.width = w, job.params.height = h;
+                        job.launch.mapping = mapping;
+                        const auto results = sweep_blocks(painter, canvas, job, o.reps, [&] { watchdog.beat(); });
+                        fmt::print("\n{} {}x{} {} on {}: kernel median per block (fastest first)\n", op->name, w, h,
+                                   op->custom || op->user_code
+                                       ? "own indexing"
+                                       : mapping_name(is_tiled(mapping) ? mapping : Mapping::TwoD),
+                                   backend_name(painter.backend()));
+                        for (const BlockTiming& r : results)
+                            fmt::print("  {:>10}  {:9.2f} us\n", to_string(r.block), r.median_us);
+                        if (!results.empty()) fmt::print("  best: {}\n", to_string(results.front().block));
+                    }
             return 0;
         }
 
@@ -221,7 +224,8 @@ int run_bench(const BenchOptions& o) {
             else
                 paths.emplace_back(b, Present::PixelBuffer);
         }
-        const std::size_t total = paths.size() * ops.size() * sizes.size() * o.pixels_per_thread.size() * mappings.size();
+        const std::size_t total =
+            paths.size() * ops.size() * sizes.size() * o.pixels_per_thread.size() * mappings.size();
         std::size_t done = 0;
         for (auto [w, h] : sizes) {
             Canvas canvas(w, h);
@@ -249,8 +253,9 @@ int run_bench(const BenchOptions& o) {
                     draw_only.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
                     watchdog.beat();
                 }
-                fmt::print("{}x{} drawn into {}x{}: glFinish alone {:.1f} us, draw + glFinish {:.1f} us, device copy {:.1f} us ({:.0f} GB/s)\n", w,
-                           h, screen_w, screen_h, median(finish_only), median(draw_only), copy_us, copy_gbs);
+                fmt::print("{}x{} drawn into {}x{}: glFinish alone {:.1f} us, draw + glFinish {:.1f} us, device copy "
+                           "{:.1f} us ({:.0f} GB/s)\n",
+                           w, h, screen_w, screen_h, median(finish_only), median(draw_only), copy_us, copy_gbs);
                 // Streamed floors, to split a frame's cost: draws alone, and paints (cuda-interop) alone.
                 auto streamed = [&](auto&& body) {
                     const auto t0 = Clock::now();
@@ -301,14 +306,14 @@ int run_bench(const BenchOptions& o) {
                     };
                     const double maps = streamed_cuda([&] { ScopedCudaImageMap mapped(image, stream.get()); });
                     DeviceBuffer<Pixel> pixels(canvas.pixel_count());
-                    const double kernels = streamed_cuda([&] {
-                        cuda_paint(gradient, painter.limits(), pixels.data(), stream.get());
-                    });
+                    const double kernels =
+                        streamed_cuda([&] { cuda_paint(gradient, painter.limits(), pixels.data(), stream.get()); });
                     const double kernels_and_maps = streamed_cuda([&] {
                         cuda_paint(gradient, painter.limits(), pixels.data(), stream.get());
                         ScopedCudaImageMap mapped(image, stream.get());
                     });
-                    KC_CUDA_CHECK_THROW(cudaGraphicsResourceSetMapFlags(image.resource(), cudaGraphicsMapFlagsWriteDiscard));
+                    KC_CUDA_CHECK_THROW(
+                        cudaGraphicsResourceSetMapFlags(image.resource(), cudaGraphicsMapFlagsWriteDiscard));
                     const double maps_discard = streamed_cuda([&] { ScopedCudaImageMap mapped(image, stream.get()); });
                     CudaGlBuffer buffer(canvas.pixel_buffer());
                     const double buffer_maps = streamed_cuda([&] { ScopedCudaMap mapped(buffer, stream.get()); });
@@ -331,11 +336,14 @@ int run_bench(const BenchOptions& o) {
                         cuda_fill(one.data(), 1, Pixel{}, stream.get());
                         KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream.get()));
                     });
-                    fmt::print(", CUDA<->GL hand-over without interop (1-pixel fill, wait, 1x1 clear, wait) {:.1f} us/frame "
-                               "(the fill and its wait alone {:.1f})", handovers, cuda_round_trips);
-                    fmt::print(", texture map+unmap alone {:.1f} us/frame (write-discard flag {:.1f}), pixel buffer "
-                               "map+unmap alone {:.1f} us/frame, gradient kernel alone {:.1f} us/frame, both {:.1f} us/frame",
-                               maps, maps_discard, buffer_maps, kernels, kernels_and_maps);
+                    fmt::print(
+                        ", CUDA<->GL hand-over without interop (1-pixel fill, wait, 1x1 clear, wait) {:.1f} us/frame "
+                        "(the fill and its wait alone {:.1f})",
+                        handovers, cuda_round_trips);
+                    fmt::print(
+                        ", texture map+unmap alone {:.1f} us/frame (write-discard flag {:.1f}), pixel buffer "
+                        "map+unmap alone {:.1f} us/frame, gradient kernel alone {:.1f} us/frame, both {:.1f} us/frame",
+                        maps, maps_discard, buffer_maps, kernels, kernels_and_maps);
 #endif
                 }
                 fmt::print("\n");
@@ -344,81 +352,93 @@ int run_bench(const BenchOptions& o) {
                 painter.set_backend(backend);
                 painter.set_present(present);
                 for (const OpInfo* op : ops)
-                for (Mapping mapping : mappings)
-                for (int ppt : o.pixels_per_thread) {
-                    // 4 pixels per thread: per-pixel ops with the 2d mapping only, and only where the
-                    // kernel writes GL memory. Custom ops launch their own grids and your kernel indexes
-                    // for itself: one row, whatever the mapping. Your kernel: CUDA backends only.
-                    const bool user_skipped = op->user_code && (!user_kernel_ready || backend == Backend::Cpu || ppt != 1);
-                    const bool own_indexing = op->custom || op->user_code;
-                    if (user_skipped || (own_indexing && mapping != mappings.front()) ||
-                        (ppt != 1 && (op->custom || backend != Backend::CudaInterop || mapping != Mapping::TwoD))) {
-                        ++done;
-                        continue;
-                    }
-                    fmt::print(stderr, "\r[{:<30}] {}/{} {} {}x{} {} {}        ", std::string(30 * done / total, '#'), done,
-                               total, op->name, w, h, backend_name(backend), present_name(present));
-                    PaintJob job;
-                    job.op = op->index;
-                    job.params.width = w, job.params.height = h;
-                    job.launch.block = *block;
-                    job.launch.pixels_per_thread = ppt;
-                    job.launch.mapping = mapping;
-                    std::vector<double> frames;
-                    TimingStats draw_times(o.reps);
-                    for (int i = 0; i < o.warmup + o.reps; ++i) {
-                        if (i == o.warmup) painter.times().clear(), draw_times.clear();
-                        const auto t0 = Clock::now();
-                        if (auto e = painter.paint(job, canvas, &sources, false)) {
-                            fmt::print(stderr, "\nkcanvas bench: {}\n", *e);
-                            return 2;
+                    for (Mapping mapping : mappings)
+                        for (int ppt : o.pixels_per_thread) {
+                            // 4 pixels per thread: per-pixel ops with the 2d mapping only, and only where the
+                            // kernel writes GL memory. Custom ops launch their own grids and your kernel indexes
+                            // for itself: one row, whatever the mapping. Your kernel: CUDA backends only.
+                            const bool user_skipped =
+                                op->user_code && (!user_kernel_ready || backend == Backend::Cpu || ppt != 1);
+                            const bool own_indexing = op->custom || op->user_code;
+                            if (user_skipped || (own_indexing && mapping != mappings.front()) ||
+                                (ppt != 1 &&
+                                 (op->custom || backend != Backend::CudaInterop || mapping != Mapping::TwoD))) {
+                                ++done;
+                                continue;
+                            }
+                            fmt::print(stderr, "\r[{:<30}] {}/{} {} {}x{} {} {}        ",
+                                       std::string(30 * done / total, '#'), done, total, op->name, w, h,
+                                       backend_name(backend), present_name(present));
+                            PaintJob job;
+                            job.op = op->index;
+                            job.params.width = w, job.params.height = h;
+                            job.launch.block = *block;
+                            job.launch.pixels_per_thread = ppt;
+                            job.launch.mapping = mapping;
+                            std::vector<double> frames;
+                            TimingStats draw_times(o.reps);
+                            for (int i = 0; i < o.warmup + o.reps; ++i) {
+                                if (i == o.warmup) painter.times().clear(), draw_times.clear();
+                                const auto t0 = Clock::now();
+                                if (auto e = painter.paint(job, canvas, &sources, false)) {
+                                    fmt::print(stderr, "\nkcanvas bench: {}\n", *e);
+                                    return 2;
+                                }
+                                glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
+                                const bool timed = draw_timer.begin();
+                                canvas.draw({0, 0, screen_w, screen_h});
+                                if (timed) draw_timer.end();
+                                glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                                glFinish(); // the whole frame, to the last pixel on screen
+                                watchdog.beat();
+                                if (i >= o.warmup)
+                                    frames.push_back(
+                                        std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+                                painter.collect_timings();
+                                draw_timer.collect([&](double us) { draw_times.add(us); });
+                            }
+                            painter.collect_timings(true);
+                            // Throughput: frames back to back, one finish at the end (as a window with vsync off runs).
+                            const auto t_stream = Clock::now();
+                            for (int i = 0; i < o.reps; ++i) {
+                                painter.paint(job, canvas, &sources, false);
+                                glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
+                                canvas.draw({0, 0, screen_w, screen_h});
+                                glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                                glFlush();
+                                painter.collect_timings();
+                                watchdog.beat();
+                            }
+                            glFinish();
+                            const double streamed_us =
+                                std::chrono::duration<double, std::micro>(Clock::now() - t_stream).count() / o.reps;
+                            painter.collect_timings(true);
+                            const StageTimes& t = painter.times();
+                            const double op_bytes =
+                                double(op->bytes_read_per_pixel + op->bytes_written_per_pixel) * w * h;
+                            const double gbs = op_bytes / (t.kernel.median() * 1e3);
+                            rows.push_back(
+                                {std::string(op->name), fmt::format("{}x{}", w, h), std::string(backend_name(backend)),
+                                 backend == Backend::CudaInterop ? std::string(present_name(present)) : "upload",
+                                 to_string(*block),
+                                 op->custom || op->user_code ? "-" : std::string(mapping_name(mapping)), ppt,
+                                 median(frames), streamed_us, draw_times.median(), t.kernel.median(), gbs, copy_gbs,
+                                 copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0, t.map.median(), t.unmap.median(),
+                                 t.copy.median(), t.upload.median()});
+                            ++done;
                         }
-                        glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
-                        const bool timed = draw_timer.begin();
-                        canvas.draw({0, 0, screen_w, screen_h});
-                        if (timed) draw_timer.end();
-                        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-                        glFinish(); // the whole frame, to the last pixel on screen
-                        watchdog.beat();
-                        if (i >= o.warmup) frames.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-                        painter.collect_timings();
-                        draw_timer.collect([&](double us) { draw_times.add(us); });
-                    }
-                    painter.collect_timings(true);
-                    // Throughput: frames back to back, one finish at the end (as a window with vsync off runs).
-                    const auto t_stream = Clock::now();
-                    for (int i = 0; i < o.reps; ++i) {
-                        painter.paint(job, canvas, &sources, false);
-                        glBindFramebuffer(GL_FRAMEBUFFER, screen.fbo.id());
-                        canvas.draw({0, 0, screen_w, screen_h});
-                        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-                        glFlush();
-                        painter.collect_timings();
-                        watchdog.beat();
-                    }
-                    glFinish();
-                    const double streamed_us = std::chrono::duration<double, std::micro>(Clock::now() - t_stream).count() / o.reps;
-                    painter.collect_timings(true);
-                    const StageTimes& t = painter.times();
-                    const double op_bytes = double(op->bytes_read_per_pixel + op->bytes_written_per_pixel) * w * h;
-                    const double gbs = op_bytes / (t.kernel.median() * 1e3);
-                    rows.push_back({std::string(op->name), fmt::format("{}x{}", w, h), std::string(backend_name(backend)),
-                                    backend == Backend::CudaInterop ? std::string(present_name(present)) : "upload",
-                                    to_string(*block), op->custom || op->user_code ? "-" : std::string(mapping_name(mapping)), ppt, median(frames), streamed_us, draw_times.median(), t.kernel.median(), gbs, copy_gbs,
-                                    copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0, t.map.median(), t.unmap.median(),
-                                    t.copy.median(), t.upload.median()});
-                    ++done;
-                }
             }
         }
         fmt::print(stderr, "\r{:<100}\r", "");
-        fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>10} {:>10} {:>8} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n", "op", "size",
-                   "backend", "present", "mapping", "ppt", "frame us", "stream us", "draw us", "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us",
-                   "upload us");
+        fmt::print(
+            "{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>10} {:>10} {:>8} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n",
+            "op", "size", "backend", "present", "mapping", "ppt", "frame us", "stream us", "draw us", "kernel us",
+            "GB/s", "%copy", "map us", "unmap us", "copy us", "upload us");
         for (const Row& r : rows)
-            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>10.1f} {:>10.1f} {:>8.1f} {:>10.2f} {:>9.1f} {:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
-                       r.op, r.size, r.backend, r.present, r.mapping, r.pixels_per_thread, r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us,
-                       r.unmap_us, r.copy_us, r.upload_us);
+            fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>10.1f} {:>10.1f} {:>8.1f} {:>10.2f} {:>9.1f} "
+                       "{:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f}\n",
+                       r.op, r.size, r.backend, r.present, r.mapping, r.pixels_per_thread, r.frame_us, r.streamed_us,
+                       r.draw_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us);
         std::string csv = "op,size,backend,present,block,mapping,pixels_per_thread,frame_us,streamed_frame_us,draw_us,"
                           "kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,"
                           "upload_us\n";
@@ -428,10 +448,23 @@ int run_bench(const BenchOptions& o) {
                 "{},{},{},{},{},{},{},{:.2f},{:.2f},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},{:.2f}\n",
                 r.op, r.size, r.backend, r.present, r.block, r.mapping, r.pixels_per_thread, r.frame_us, r.streamed_us,
                 r.draw_us, r.kernel_us, r.gbs, r.copy_gbs, r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us, r.upload_us);
-            j["rows"].push_back({{"op", r.op}, {"size", r.size}, {"backend", r.backend}, {"present", r.present},
-                                 {"block", r.block}, {"mapping", r.mapping}, {"pixels_per_thread", r.pixels_per_thread}, {"frame_us", r.frame_us}, {"streamed_frame_us", r.streamed_us}, {"draw_us", r.draw_us}, {"kernel_us", r.kernel_us},
-                                 {"kernel_gbs", r.gbs}, {"copy_gbs", r.copy_gbs}, {"pct_of_copy", r.pct_of_copy},
-                                 {"map_us", r.map_us}, {"unmap_us", r.unmap_us}, {"copy_us", r.copy_us},
+            j["rows"].push_back({{"op", r.op},
+                                 {"size", r.size},
+                                 {"backend", r.backend},
+                                 {"present", r.present},
+                                 {"block", r.block},
+                                 {"mapping", r.mapping},
+                                 {"pixels_per_thread", r.pixels_per_thread},
+                                 {"frame_us", r.frame_us},
+                                 {"streamed_frame_us", r.streamed_us},
+                                 {"draw_us", r.draw_us},
+                                 {"kernel_us", r.kernel_us},
+                                 {"kernel_gbs", r.gbs},
+                                 {"copy_gbs", r.copy_gbs},
+                                 {"pct_of_copy", r.pct_of_copy},
+                                 {"map_us", r.map_us},
+                                 {"unmap_us", r.unmap_us},
+                                 {"copy_us", r.copy_us},
                                  {"upload_us", r.upload_us}});
         }
         for (const auto& [path, text] : {std::pair{&o.csv, csv}, {&o.json, j.dump(2) + "\n"}})

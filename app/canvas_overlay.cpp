@@ -107,9 +107,9 @@ void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const Pi
     }
     ImGui::Separator();
     ui::Text("blockIdx  (%d, %d, %d)   block #%lld in launch order", wr.block_idx.x, wr.block_idx.y, wr.block_idx.z,
-                wr.block_in_launch);
+             wr.block_in_launch);
     ui::Text("threadIdx (%d, %d, %d)   thread %d of the block", wr.thread_idx.x, wr.thread_idx.y, wr.thread_idx.z,
-                wr.thread_in_block);
+             wr.thread_in_block);
     ui::Text("warp %d, lane %d", wr.warp, wr.lane);
     ui::Text("global thread index %llu", wr.global_thread);
     if (launch.mapping == Mapping::GridStride) ui::Text("grid-stride pass %lld", wr.pass);
@@ -117,14 +117,14 @@ void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const Pi
         ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "not painted yet (step mode)");
     else if (own_kernels)
         ui::TextDisabled(is_cpu ? "cpu backend: a plain C++ loop wrote it"
-                                   : "SM: not recorded for this op's own kernels");
+                                : "SM: not recorded for this op's own kernels");
     else if (sm)
         ui::Text("%s %u", is_cpu ? "emulator worker" : "SM", *sm);
     else
         ui::TextDisabled("SM: recorded from the next frame");
     if (wr.writers > 1)
         ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%lld threads write it (one per z layer); any may be last",
-                           wr.writers);
+                        wr.writers);
     ImGui::EndTooltip();
 }
 

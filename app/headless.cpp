@@ -21,7 +21,11 @@ namespace kc {
 namespace {
 
 nlohmann::json stats_json(const TimingStats& s) {
-    return {{"samples", s.count()}, {"last_us", s.last()}, {"median_us", s.median()}, {"mean_us", s.mean()}, {"min_us", s.min()}};
+    return {{"samples", s.count()},
+            {"last_us", s.last()},
+            {"median_us", s.median()},
+            {"mean_us", s.mean()},
+            {"min_us", s.min()}};
 }
 
 // Luminance histogram summary: pixels counted, mean gray level, fullest bin.
@@ -41,7 +45,8 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
     // What the kernels launch: a custom op's own block and grid, not the --block the job holds.
     const LaunchConfig launch = effective_launch(job);
     const Dim3 grid = resolved_grid(launch, job.params.width, job.params.height);
-    const double bytes = double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * job.params.width * job.params.height;
+    const double bytes =
+        double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * job.params.width * job.params.height;
     const double gbs = t.kernel.empty() ? 0.0 : bytes / (t.kernel.median() * 1e3);
     if (o.json) {
         nlohmann::json j = {{"op", op.name},
@@ -66,7 +71,8 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
         }
         if (flops > 0) j["gflops"] = gflops;
         if (op.makes_histogram && outputs.has_histogram) j["histogram"] = histogram_json(outputs);
-        for (auto [name, stats] : {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}})
+        for (auto [name, stats] :
+             {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}})
             if (!stats->empty()) j[name] = stats_json(*stats);
         fmt::print("{}\n", j.dump(2));
         return;
@@ -77,12 +83,13 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
     fmt::print("backend {} on {}, {} frames\n", backend, device, o.frames);
     auto line = [](const char* name, const TimingStats& s) {
         if (!s.empty())
-            fmt::print("  {:<7} median {:9.1f} us   mean {:9.1f}   min {:9.1f}   last {:9.1f}\n", name, s.median(), s.mean(),
-                       s.min(), s.last());
+            fmt::print("  {:<7} median {:9.1f} us   mean {:9.1f}   min {:9.1f}   last {:9.1f}\n", name, s.median(),
+                       s.mean(), s.min(), s.last());
     };
     line("kernel", t.kernel);
     if (!t.kernel.empty()) fmt::print("  {:<7} {:.1f} GB/s ({:.0f} bytes per frame at the median)\n", "", gbs, bytes);
-    if (flops > 0 && !t.kernel.empty()) fmt::print("  {:<7} {:.1f} GFLOP/s ({:.3g} flop per frame)\n", "", gflops, flops);
+    if (flops > 0 && !t.kernel.empty())
+        fmt::print("  {:<7} {:.1f} GFLOP/s ({:.3g} flop per frame)\n", "", gflops, flops);
     if (op.variants == 2) {
         fmt::print("  variant: {}\n", op.variant_names[job.params.variant]);
         for (int v = 0; v < 2; ++v)
@@ -93,8 +100,9 @@ void report(const Options& o, const PaintJob& job, std::string_view backend, con
         long long total = 0, sum = 0;
         for (int i = 0; i < 256; ++i) total += outputs.histogram[0][i], sum += 1LL * i * outputs.histogram[0][i];
         fmt::print("  histogram: {} pixels, mean luminance {:.2f}{}\n", total, total ? double(sum) / total : 0.0,
-                   outputs.histogram_mismatches < 0 ? std::string()
-                                                    : fmt::format(", global vs shared: {} bins differ", outputs.histogram_mismatches));
+                   outputs.histogram_mismatches < 0
+                       ? std::string()
+                       : fmt::format(", global vs shared: {} bins differ", outputs.histogram_mismatches));
     }
     line("map", t.map);
     line("unmap", t.unmap);
@@ -186,7 +194,8 @@ int run_headless(const Options& options) {
         context = std::make_unique<EglHeadlessContext>(cuda_device);
     } catch (const ContextError& e) {
         if (o.backend == Backend::Cpu || (!o.backend && cuda_device < 0)) {
-            if (!o.json) fmt::print(stderr, "kcanvas: no headless OpenGL ({}); the CPU backend runs without it\n", e.what());
+            if (!o.json)
+                fmt::print(stderr, "kcanvas: no headless OpenGL ({}); the CPU backend runs without it\n", e.what());
             return run_without_gl(o, job, sources);
         }
         fmt::print(stderr, "kcanvas: cannot render headless: {}\n", e.what());
@@ -205,7 +214,8 @@ int run_headless(const Options& options) {
                 fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", kernel_name, k.log);
                 return 2;
             }
-            if (!o.json) fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms\n", kernel_name, k.target, k.milliseconds);
+            if (!o.json)
+                fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms\n", kernel_name, k.target, k.milliseconds);
             if (!k.log.empty()) fmt::print(stderr, "{}\n", k.log); // warnings
         }
         Canvas canvas(job.params.width, job.params.height);
@@ -222,8 +232,8 @@ int run_headless(const Options& options) {
         glFinish();
         painter.collect_timings(true);
         watchdog.arm(false); // the GPU has answered; writing a large PNG may take long on the CPU alone
-        report(o, job, backend_name(painter.backend()), painter.device().name + " / " + context->description(), painter.times(),
-               painter.outputs());
+        report(o, job, backend_name(painter.backend()), painter.device().name + " / " + context->description(),
+               painter.times(), painter.outputs());
         if (!o.out.empty()) {
             if (auto e = write_image(o.out, canvas.width(), canvas.height(), canvas.read_texture())) {
                 fmt::print(stderr, "kcanvas: {}\n", *e);
@@ -232,7 +242,8 @@ int run_headless(const Options& options) {
         }
     } catch (const CudaContextLost& e) {
         // The painter and its CUDA objects are gone by now (their errors may have printed above).
-        fmt::print(stderr, "kcanvas: {}\n", kernel_fault_message(e.what(), user_code ? save_faulted_kernel(kernel_source) : ""));
+        fmt::print(stderr, "kcanvas: {}\n",
+                   kernel_fault_message(e.what(), user_code ? save_faulted_kernel(kernel_source) : ""));
         return 1;
     } catch (const std::exception& e) {
         fmt::print(stderr, "kcanvas: {}\n", e.what());

@@ -36,7 +36,8 @@ std::optional<std::string> write_text_file_atomically(const std::string& path, c
         std::error_code ec;
         std::filesystem::create_directories(target.parent_path(), ec);
         if (ec)
-            return fmt::format("cannot write '{}': cannot create {}: {}", path, target.parent_path().string(), ec.message());
+            return fmt::format("cannot write '{}': cannot create {}: {}", path, target.parent_path().string(),
+                               ec.message());
     }
     return write_file_atomically(path, std::string_view(text));
 }

@@ -23,7 +23,7 @@ enum class Shortcut { SaveCanvas, Quit };
 std::optional<Shortcut> shortcut_for(const KeyPress& press, bool typing);
 
 class KeyEvents {
-  public:
+public:
     // Installs the key callback on `window`, reaching this object through the window's user pointer.
     explicit KeyEvents(GLFWwindow* window);
     ~KeyEvents(); // removes the callback and the user pointer
@@ -39,7 +39,7 @@ class KeyEvents {
     // for this one frame, with their modifiers; the next call lets them go.
     void hold_short_presses(const std::vector<KeyPress>& presses);
 
-  private:
+private:
     static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
     GLFWwindow* window_;
     std::vector<KeyPress> presses_;

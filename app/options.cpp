@@ -44,43 +44,64 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
                    "fitted to the canvas by nearest-neighbour resize, once on load");
     app.add_option("--image2", o.image2, "Input image B (add, blend), fitted to the canvas likewise");
     std::string variant = "naive";
-    app.add_option("--level", o.params.level, "threshold: gray >= level is white")->check(CLI::Range(0, 256))->capture_default_str();
-    app.add_option("--radius", o.params.radius, "box_blur radius (window 2r+1)")->check(CLI::Range(0, 16))->capture_default_str();
+    app.add_option("--level", o.params.level, "threshold: gray >= level is white")
+        ->check(CLI::Range(0, 256))
+        ->capture_default_str();
+    app.add_option("--radius", o.params.radius, "box_blur radius (window 2r+1)")
+        ->check(CLI::Range(0, 16))
+        ->capture_default_str();
     app.add_option("--variant", variant,
-                   "box_blur, sobel, histogram, matmul: naive (global memory) or tiled (shared memory)")->capture_default_str();
-    app.add_option("--iter", o.params.max_iter, "mandelbrot/julia: maximum iterations")->check(CLI::Range(1, 100000))->capture_default_str();
+                   "box_blur, sobel, histogram, matmul: naive (global memory) or tiled (shared memory)")
+        ->capture_default_str();
+    app.add_option("--iter", o.params.max_iter, "mandelbrot/julia: maximum iterations")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
     app.add_flag("--double", o.params.use_double, "mandelbrot/julia: iterate in double precision");
     std::vector<double> center;
     app.add_option("--center", center, "mandelbrot/julia: centre of the view X Y")->expected(2);
     double zoom = 1.0;
-    app.add_option("--zoom", zoom, "mandelbrot/julia: zoom (1: 3 units across 800 pixels)")->check(CLI::PositiveNumber)->capture_default_str();
+    app.add_option("--zoom", zoom, "mandelbrot/julia: zoom (1: 3 units across 800 pixels)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
     app.add_option("--matmul-n", o.params.matmul_n, "matmul: N (multiple of 16, 16..4096)")->capture_default_str();
     app.add_option("--block", block, "Threads per block XxY (or XxYxZ)")->capture_default_str();
-    app.add_option("--grid", grid, "Blocks per grid XxY, or auto (rounded up to cover the canvas)")->capture_default_str();
+    app.add_option("--grid", grid, "Blocks per grid XxY, or auto (rounded up to cover the canvas)")
+        ->capture_default_str();
     app.add_option("--pixels-per-thread", o.launch.pixels_per_thread,
                    "1, or 4 with the 2d mapping: each thread paints 4 neighbours in x with one 16-byte store")
-        ->check(CLI::IsMember({1, 4}))->capture_default_str();
+        ->check(CLI::IsMember({1, 4}))
+        ->capture_default_str();
     app.add_option("--mapping", mapping,
                    "Thread-to-pixel mapping: " + mapping_names() +
                        " (columns: 2d with x and y exchanged, so a warp writes down a column: uncoalesced)")
         ->capture_default_str();
-    app.add_option("--view", view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")->capture_default_str();
-    app.add_flag("--tutorial", tutorial,
-                 "The PyCUDA tutorial's launch: block 50x20, grid 80x8, linear mapping (overrides --block/--grid/--mapping)");
-    app.add_option("--weight", o.weight, "Blend weight of A (0..1)")->check(CLI::Range(0.0f, 1.0f))->capture_default_str();
-    app.add_option("--cell", o.cell, "Checkerboard cell size in pixels")->check(CLI::Range(1, 16384))->capture_default_str();
+    app.add_option("--view", view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")
+        ->capture_default_str();
+    app.add_flag(
+        "--tutorial", tutorial,
+        "The PyCUDA tutorial's launch: block 50x20, grid 80x8, linear mapping (overrides --block/--grid/--mapping)");
+    app.add_option("--weight", o.weight, "Blend weight of A (0..1)")
+        ->check(CLI::Range(0.0f, 1.0f))
+        ->capture_default_str();
+    app.add_option("--cell", o.cell, "Checkerboard cell size in pixels")
+        ->check(CLI::Range(1, 16384))
+        ->capture_default_str();
     app.add_option("--frames", o.frames, "Headless: frames to render (timings are over these)")
-        ->check(CLI::Range(1, 1000000))->capture_default_str();
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
     app.add_option("--watchdog", o.watchdog_s,
                    "Seconds without a finished frame on a CUDA backend before kcanvas gives up with a message "
                    "(a kernel that never ends, a hung GPU); 0: never")
-        ->check(CLI::Range(0, 86400))->capture_default_str();
+        ->check(CLI::Range(0, 86400))
+        ->capture_default_str();
     app.add_option("--out", o.out, "Headless: write the last frame to this PNG (or .jpg) file");
     app.add_flag("--json", o.json, "Headless: print the timings as JSON");
-    app.add_option("--backend", backend, "cuda-interop, cuda-staged, cpu, or auto (the first that works)")->capture_default_str();
+    app.add_option("--backend", backend, "cuda-interop, cuda-staged, cpu, or auto (the first that works)")
+        ->capture_default_str();
     app.add_option("--present", present,
                    "cuda-interop's way into the texture: pbo (pixel buffer + glTexSubImage2D), texture "
-                   "(cudaMemcpy2DToArray into the registered texture) or surface (a kernel writes it)")->capture_default_str();
+                   "(cudaMemcpy2DToArray into the registered texture) or surface (a kernel writes it)")
+        ->capture_default_str();
     app.add_flag("!--no-vsync", o.vsync, "Window: do not wait for the display's refresh (for measuring)");
     app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
     app.add_option(
@@ -95,23 +116,36 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     bench_cmd->add_option("--ops", bench.ops, "Ops to run (default: all)")->delimiter(',');
     bench_cmd->add_option("--sizes", bench.sizes, "Canvas sizes WxH")->delimiter(',')->capture_default_str();
     bench_cmd->add_option("--present", bench.presents, "cuda-interop present paths: pbo, texture, surface")
-        ->delimiter(',')->capture_default_str();
+        ->delimiter(',')
+        ->capture_default_str();
     bench_cmd->add_option("--backend", bench.backends, "Backends: cuda-interop, cuda-staged, cpu")
-        ->delimiter(',')->capture_default_str();
+        ->delimiter(',')
+        ->capture_default_str();
     bench_cmd->add_option("--block", bench.block, "Block shape")->capture_default_str();
     bench_cmd->add_option("--screen", bench.screen, "Framebuffer each frame draws the canvas into (the window)")
         ->capture_default_str();
-    bench_cmd->add_option("--pixels-per-thread", bench.pixels_per_thread,
-                          "Pixels per thread of the per-pixel ops (4 only on cuda-interop rows)")
-        ->delimiter(',')->capture_default_str();
-    bench_cmd->add_option("--mapping", bench.mappings,
-                          "Mappings of the per-pixel ops, one row each (" + mapping_names() +
-                              "); 4 pixels per thread runs with 2d only")
-        ->delimiter(',')->capture_default_str();
-    bench_cmd->add_option("--watchdog", bench.watchdog_s, "Seconds without progress before bench gives up with a message; 0: never")
-        ->check(CLI::Range(0, 86400))->capture_default_str();
-    bench_cmd->add_option("--reps", bench.reps, "Timed frames per row")->check(CLI::Range(1, 100000))->capture_default_str();
-    bench_cmd->add_option("--warmup", bench.warmup, "Untimed frames first")->check(CLI::Range(0, 100000))->capture_default_str();
+    bench_cmd
+        ->add_option("--pixels-per-thread", bench.pixels_per_thread,
+                     "Pixels per thread of the per-pixel ops (4 only on cuda-interop rows)")
+        ->delimiter(',')
+        ->capture_default_str();
+    bench_cmd
+        ->add_option("--mapping", bench.mappings,
+                     "Mappings of the per-pixel ops, one row each (" + mapping_names() +
+                         "); 4 pixels per thread runs with 2d only")
+        ->delimiter(',')
+        ->capture_default_str();
+    bench_cmd
+        ->add_option("--watchdog", bench.watchdog_s,
+                     "Seconds without progress before bench gives up with a message; 0: never")
+        ->check(CLI::Range(0, 86400))
+        ->capture_default_str();
+    bench_cmd->add_option("--reps", bench.reps, "Timed frames per row")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    bench_cmd->add_option("--warmup", bench.warmup, "Untimed frames first")
+        ->check(CLI::Range(0, 100000))
+        ->capture_default_str();
     bench_cmd->add_option("--csv", bench.csv, "CSV output file")->capture_default_str();
     bench_cmd->add_option("--json-out", bench.json, "JSON output file")->capture_default_str();
     bench_cmd->add_flag("--sweep-blocks", bench.sweep_blocks, "Time every block shape per op and size; print the best");
@@ -138,11 +172,16 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         return o;
     }
     o.size_given = size_option->count() > 0;
-    if (variant == "naive" || variant == "global" || variant == "0") o.params.variant = 0;
-    else if (variant == "tiled" || variant == "shared" || variant == "1") o.params.variant = 1;
-    else return fail(fmt::format("unknown --variant '{}': choose naive or tiled", variant));
-    if (center.size() == 2) o.params.center_x = center[0], o.params.center_y = center[1];
-    else if (o.op == "julia") o.params.center_x = 0.0;
+    if (variant == "naive" || variant == "global" || variant == "0")
+        o.params.variant = 0;
+    else if (variant == "tiled" || variant == "shared" || variant == "1")
+        o.params.variant = 1;
+    else
+        return fail(fmt::format("unknown --variant '{}': choose naive or tiled", variant));
+    if (center.size() == 2)
+        o.params.center_x = center[0], o.params.center_y = center[1];
+    else if (o.op == "julia")
+        o.params.center_x = 0.0;
     o.params.scale = 3.0 / 800 / zoom;
     if (o.image.empty() && !o.image2.empty()) return fail("--image2 needs --image");
     if (!o.kernel_path.empty()) {
@@ -167,18 +206,19 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     if (!m) return fail(fmt::format("unknown --mapping '{}': choose one of {}", mapping, mapping_names()));
     o.launch.mapping = *m;
     const auto v = parse_view(view);
-    if (!v) return fail(fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear or sm", view));
+    if (!v)
+        return fail(fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear or sm", view));
     o.view = *v;
     if (tutorial) o.launch = tutorial_preset();
     if (backend != "auto") {
         o.backend = parse_backend(backend);
-        if (!o.backend) return fail(fmt::format("unknown --backend '{}': choose cuda-interop, cuda-staged, cpu or auto", backend));
+        if (!o.backend)
+            return fail(fmt::format("unknown --backend '{}': choose cuda-interop, cuda-staged, cpu or auto", backend));
     }
     const auto p = parse_present(present);
     if (!p) return fail(fmt::format("unknown --present '{}': choose pbo, texture or surface", present));
     o.present = *p;
-    if (!o.headless && (!o.out.empty() || o.json))
-        return fail("--out and --json need --headless");
+    if (!o.headless && (!o.out.empty() || o.json)) return fail("--out and --json need --headless");
     if (!o.out.empty()) { // before any frame is rendered
         if (auto e = output_format_error(o.out)) return fail("--out: " + *e);
         if (auto e = output_path_error(o.out)) return fail("--out: " + *e);

@@ -19,20 +19,20 @@ struct Options {
     View view = View::Pixels;
     float weight = 0.75f;
     int cell = 80;
-    bool size_given = false;  // --size was on the command line (else --image sets the size)
+    bool size_given = false;   // --size was on the command line (else --image sets the size)
     std::string image, image2; // input images A and B
     OpParams params;           // the operations' other parameters (level, radius, variant, ...)
     int frames = 100;
     int watchdog_s = 20; // exit with a message when no frame finishes for this long on a CUDA backend; 0: off
-    std::string out;  // headless: write the last frame here
+    std::string out;     // headless: write the last frame here
     bool json = false;
     std::optional<Backend> backend; // nullopt: the best one available
     Present present = Present::Surface;
     bool vsync = true;
-    std::string script; // windowed: run this UI script (tests, demos), then quit
-    int ui_scale_percent = 0;  // windowed: --ui-scale; 0: the saved setting (100 with --script)
-    std::string kernel_path;   // --kernel: the user's .cu file (implies --op user_kernel)
-    std::string kernel_source; // its text, read while parsing (a missing file is bad input)
+    std::string script;                // windowed: run this UI script (tests, demos), then quit
+    int ui_scale_percent = 0;          // windowed: --ui-scale; 0: the saved setting (100 with --script)
+    std::string kernel_path;           // --kernel: the user's .cu file (implies --op user_kernel)
+    std::string kernel_source;         // its text, read while parsing (a missing file is bad input)
     std::optional<BenchOptions> bench; // `kcanvas bench ...`
 };
 

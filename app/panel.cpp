@@ -441,9 +441,9 @@ void backend_section(UiState& s, const PanelContext& ctx) {
 void window_section(UiState& s) {
     const bool fractal = op_registry()[s.job.op].uses & kUsesFractal;
     ui::TextDisabled("%s", fractal ? "Canvas: Ctrl+wheel zooms the view (wheel and left drag move the fractal); "
-                                        "middle or right drag pans; + and - keys zoom."
-                                      : "Canvas: the wheel zooms about the cursor; drag (any button) pans; + and - "
-                                        "keys zoom. Fit and 1:1 are in the status bar.");
+                                     "middle or right drag pans; + and - keys zoom."
+                                   : "Canvas: the wheel zooms about the cursor; drag (any button) pans; + and - "
+                                     "keys zoom. Fit and 1:1 are in the status bar.");
     ui::SliderInt("UI scale", &s.ui_scale_edit, UiSettings::kMinScalePercent, UiSettings::kMaxScalePercent, "%d%%");
     // Applied on release: rescaling while dragging would move the slider under the mouse.
     if (ImGui::IsItemDeactivatedAfterEdit()) s.settings.ui_scale_percent = s.ui_scale_edit;

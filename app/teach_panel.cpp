@@ -33,7 +33,8 @@ void coloured(const ImVec4& colour, fmt::format_string<Args...> format, Args&&..
 }
 
 void swatch(const char* id, Pixel p, const std::string& label) {
-    ui::ColorButton(id, to_imvec(p), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+    ui::ColorButton(id, to_imvec(p), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop,
+                    ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
     ImGui::SameLine();
     wrapped(label);
 }

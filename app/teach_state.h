@@ -8,14 +8,14 @@
 namespace kc {
 
 struct TeachState {
-    bool inspector = true;        // hovering the canvas names the thread that wrote the pixel
-    bool block_outlines = false;  // draw every block's boundary over the canvas
-    bool flag_repeats = true;     // tint pixels that more than one thread writes
+    bool inspector = true;       // hovering the canvas names the thread that wrote the pixel
+    bool block_outlines = false; // draw every block's boundary over the canvas
+    bool flag_repeats = true;    // tint pixels that more than one thread writes
     // Step mode: blocks appear one by one in launch order, `blocks_per_second` of them.
     bool stepping = false;
     bool step_paused = false;
     float blocks_per_second = 8.0f;
-    double step_blocks = 0.0;     // blocks painted so far (fractional between frames)
+    double step_blocks = 0.0; // blocks painted so far (fractional between frames)
     // Scripts pin the inspected pixel, as no mouse moves under xvfb.
     std::optional<std::pair<int, int>> pinned_pixel;
     std::vector<std::string> section_requests; // scripts: "device" opens that section, "-device" closes it

@@ -17,27 +17,27 @@ namespace kc {
 
 // The user's kernel (op user_kernel): the editor's text and what the last compile said.
 struct KernelEditorState {
-    std::string source;                  // the editor's text
-    std::string saved_source;            // the text as last loaded or saved: edits since then are unsaved
-    std::string answer;                  // a starter's answer (fix_me.cu's end), behind "Show answer"
+    std::string source;       // the editor's text
+    std::string saved_source; // the text as last loaded or saved: edits since then are unsaved
+    std::string answer;       // a starter's answer (fix_me.cu's end), behind "Show answer"
     bool show_answer = false;
-    std::string file_name = "kernel.cu"; // names it in NVRTC's log: a starter's or a loaded file's name
-    std::array<char, 1024> path{};       // the panel's file field (Load / Save)
+    std::string file_name = "kernel.cu";     // names it in NVRTC's log: a starter's or a loaded file's name
+    std::array<char, 1024> path{};           // the panel's file field (Load / Save)
     std::optional<std::string> load_request; // read this .cu file into the editor (and compile) between frames
     std::optional<std::string> save_request; // write the editor's text to this file between frames
-    std::string file_message;            // what the last load or save did, or why it failed
-    bool save_failed = false;            // file_message says why the last save failed
-    std::string fallback_path;           // where Save goes with an empty file field (<data dir>/kernel.cu)
-    std::string autosave_message;        // what the last autosave did, or why it failed
+    std::string file_message;                // what the last load or save did, or why it failed
+    bool save_failed = false;                // file_message says why the last save failed
+    std::string fallback_path;               // where Save goes with an empty file field (<data dir>/kernel.cu)
+    std::string autosave_message;            // what the last autosave did, or why it failed
     bool autosave_failed = false;
-    bool compile_request = false;        // compile `source` between frames (Compile, Ctrl+Enter)
-    bool compiled_once = false;          // the op compiles by itself the first time it is shown
-    std::optional<bool> last_ok;         // the last compile's outcome; nullopt before the first
-    std::string log;                     // its NVRTC log, numbered as the editor's lines
-    std::vector<int> error_lines;        // the editor's lines the log reports errors on
-    std::string target;                  // "sm_90"
+    bool compile_request = false; // compile `source` between frames (Compile, Ctrl+Enter)
+    bool compiled_once = false;   // the op compiles by itself the first time it is shown
+    std::optional<bool> last_ok;  // the last compile's outcome; nullopt before the first
+    std::string log;              // its NVRTC log, numbered as the editor's lines
+    std::vector<int> error_lines; // the editor's lines the log reports errors on
+    std::string target;           // "sm_90"
     double compile_ms = 0.0;
-    bool own_window = false;             // edit in a window of its own, wider than the panel
+    bool own_window = false; // edit in a window of its own, wider than the panel
 
     bool unsaved() const { return source != saved_source; }
 };
@@ -57,8 +57,8 @@ struct TuneRequests {
 };
 
 struct UiState {
-    PaintJob job;                      // op, params (incl. the canvas size), launch, view
-    int edit_width = 800;              // the size fields; applied between frames when apply_size
+    PaintJob job;         // op, params (incl. the canvas size), launch, view
+    int edit_width = 800; // the size fields; applied between frames when apply_size
     int edit_height = 800;
     bool apply_size = false;
     Backend requested_backend = Backend::Cpu;
@@ -71,25 +71,25 @@ struct UiState {
     std::optional<std::string> refusal; // why the last paint was refused; the old picture stays
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")
-    TeachState teach;                      // inspector, overlays, step mode (teach_panel.h)
-    TuneRequests tune;                     // the block tuner's buttons (the sweep runs in the frame loop)
-    bool tune_ended = false;               // a sweep just ended: the panel scrolls its results into view once
+    TeachState teach;                   // inspector, overlays, step mode (teach_panel.h)
+    TuneRequests tune;                  // the block tuner's buttons (the sweep runs in the frame loop)
+    bool tune_ended = false;            // a sweep just ended: the panel scrolls its results into view once
 
-    SourceImages sources;                      // input images A and B, fitted to the canvas
-    std::array<std::array<char, 1024>, 2> image_path{}; // the panel's path fields
+    SourceImages sources;                                   // input images A and B, fitted to the canvas
+    std::array<std::array<char, 1024>, 2> image_path{};     // the panel's path fields
     std::array<std::optional<std::string>, 2> load_request; // load this file into A / B between frames
     std::array<bool, 2> clear_request{};
-    bool fit_canvas_to_image = false;          // resize the canvas to image A's size
-    bool save_request = false;                 // save the canvas as <op>-<time>.png (panel, F12)
-    bool both_variants = true;                 // two-variant ops: run both kernels, times side by side
-    std::array<std::string, 2> image_error;    // per slot: why its last load failed; the old image stays
-    KernelEditorState kernel;                  // the user's kernel
-    UiSettings settings;                       // UI scale, the panel's side and width (settings.h)
-    float ui_scale = 1.0f;                     // applied: the monitor's content scale x the setting
-    int ui_scale_edit = 100;                   // the panel's slider; applied when released
-    float status_bar_height = 0;               // last frame's, in points
-    CanvasView view;                           // zoom and pan of the canvas in the window
-    CanvasGesture gesture;                     // a drag or wheel on the canvas in progress
+    bool fit_canvas_to_image = false;                       // resize the canvas to image A's size
+    bool save_request = false;                              // save the canvas as <op>-<time>.png (panel, F12)
+    bool both_variants = true;                              // two-variant ops: run both kernels, times side by side
+    std::array<std::string, 2> image_error;                 // per slot: why its last load failed; the old image stays
+    KernelEditorState kernel;                               // the user's kernel
+    UiSettings settings;                                    // UI scale, the panel's side and width (settings.h)
+    float ui_scale = 1.0f;                                  // applied: the monitor's content scale x the setting
+    int ui_scale_edit = 100;                                // the panel's slider; applied when released
+    float status_bar_height = 0;                            // last frame's, in points
+    CanvasView view;                                        // zoom and pan of the canvas in the window
+    CanvasGesture gesture;                                  // a drag or wheel on the canvas in progress
     std::optional<std::pair<int, int>> window_size_request; // scripts: resize the window (points)
     // A kernel faulted and CUDA cannot go on: the panel shows this until the user quits (exit 1).
     std::string fatal;

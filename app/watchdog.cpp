@@ -40,7 +40,8 @@ void Watchdog::rescue(std::string source) {
 }
 
 void Watchdog::watch() {
-    const auto poll = std::min<std::chrono::milliseconds>(limit_ / 4 + std::chrono::milliseconds(1), std::chrono::seconds(1));
+    const auto poll =
+        std::min<std::chrono::milliseconds>(limit_ / 4 + std::chrono::milliseconds(1), std::chrono::seconds(1));
     std::unique_lock lock(mutex_);
     while (!wake_.wait_for(lock, poll, [this] { return stopping_; })) {
         const std::int64_t idle_ns = now_ns() - last_beat_ns_.load(std::memory_order_relaxed);

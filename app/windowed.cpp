@@ -316,7 +316,9 @@ void start_kernel_editor(KernelEditorState& k, const Options& o, const std::opti
 }
 
 using Clock = std::chrono::steady_clock;
-double micros_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
+double micros_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
 
 std::string tuner_done_message(const BlockSweep& sweep) {
     if (sweep.fastest_first().empty()) return "no block shape could run";
@@ -419,7 +421,9 @@ int run_windowed(const Options& o) {
     int fb_w = 0, fb_h = 0;
     std::optional<BlockSweep> sweep; // the block tuner's running or last sweep (its results stay shown)
     const UiScript::Hooks hooks{
-        [&](const std::string& path) { return write_image(path, canvas.width(), canvas.height(), canvas.read_texture()); },
+        [&](const std::string& path) {
+            return write_image(path, canvas.width(), canvas.height(), canvas.read_texture());
+        },
         [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); },
         [&] { return tuner_status(sweep ? &*sweep : nullptr); }};
 

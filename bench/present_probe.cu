@@ -23,29 +23,29 @@
 #include <vector>
 
 #include "gl_context.h"
-#include <glad/egl.h>
 #include <dlfcn.h>
+#include <glad/egl.h>
 using EventFromEglSync = CUresult (*)(CUevent*, void*, unsigned int);
 static EventFromEglSync cuEventCreateFromEGLSync_ = nullptr;
 #include <thread>
 
-#define CK(x)                                                                                                \
-    do {                                                                                                     \
-        cudaError_t e_ = (x);                                                                                \
-        if (e_ != cudaSuccess) {                                                                             \
-            std::printf("CUDA %s at %s:%d: %s\n", #x, __FILE__, __LINE__, cudaGetErrorString(e_));           \
-            std::exit(1);                                                                                    \
-        }                                                                                                    \
+#define CK(x)                                                                                                          \
+    do {                                                                                                               \
+        cudaError_t e_ = (x);                                                                                          \
+        if (e_ != cudaSuccess) {                                                                                       \
+            std::printf("CUDA %s at %s:%d: %s\n", #x, __FILE__, __LINE__, cudaGetErrorString(e_));                     \
+            std::exit(1);                                                                                              \
+        }                                                                                                              \
     } while (0)
-#define CU(x)                                                                                                \
-    do {                                                                                                     \
-        CUresult r_ = (x);                                                                                   \
-        if (r_ != CUDA_SUCCESS) {                                                                            \
-            const char* s_ = nullptr;                                                                        \
-            cuGetErrorString(r_, &s_);                                                                       \
-            std::printf("CU %s at %s:%d: %s\n", #x, __FILE__, __LINE__, s_ ? s_ : "?");                       \
-            return;                                                                                          \
-        }                                                                                                    \
+#define CU(x)                                                                                                          \
+    do {                                                                                                               \
+        CUresult r_ = (x);                                                                                             \
+        if (r_ != CUDA_SUCCESS) {                                                                                      \
+            const char* s_ = nullptr;                                                                                  \
+            cuGetErrorString(r_, &s_);                                                                                 \
+            std::printf("CU %s at %s:%d: %s\n", #x, __FILE__, __LINE__, s_ ? s_ : "?");                                \
+            return;                                                                                                    \
+        }                                                                                                              \
     } while (0)
 
 using Clock = std::chrono::steady_clock;
@@ -254,7 +254,8 @@ void external_memory(cudaStream_t stream) {
         draw_texture(tex, W, H, big_fbo, GL_NEAREST);
         const long bad_draw = mismatches(big_fbo, W, H, f);
         const long bad_read = mismatches(tex_fbo, W, H, f);
-        std::printf("frame %d: sampled-draw mismatches %ld, direct read mismatches %ld (of %d)\n", f, bad_draw, bad_read, W * H);
+        std::printf("frame %d: sampled-draw mismatches %ld, direct read mismatches %ld (of %d)\n", f, bad_draw,
+                    bad_read, W * H);
     }
     // The same, with GL having drawn the old frame right before CUDA writes (fence wait before the kernel).
     {
@@ -347,17 +348,18 @@ void external_memory(cudaStream_t stream) {
     CK(cudaStreamSynchronize(stream));
     draw_tbo(W, H, big_fbo);
     std::printf("texture buffer 1:1 draw mismatches %ld\n", mismatches(big_fbo, W, H, 9));
-    std::printf("GPU time, texture-buffer draw into %dx%d: %.1f us\n", SW, SH, gl_gpu([&] { draw_tbo(SW, SH, screen_fbo); }));
+    std::printf("GPU time, texture-buffer draw into %dx%d: %.1f us\n", SW, SH,
+                gl_gpu([&] { draw_tbo(SW, SH, screen_fbo); }));
     report("texture-buffer draw 4K->1080p", [&] { draw_tbo(SW, SH, screen_fbo); });
 }
-
 
 // GPU-side hand-over: CUDA->GL through an EGL sync made from a CUDA event (EGL_NV_cuda_event),
 // GL->CUDA through a CUDA event made from an EGL fence (cuEventCreateFromEGLSync).
 void sync_probe(cudaStream_t stream) {
     EGLDisplay dpy = eglGetCurrentDisplay();
     const char* ext = eglQueryString(dpy, EGL_EXTENSIONS);
-    cuEventCreateFromEGLSync_ = reinterpret_cast<EventFromEglSync>(dlsym(dlopen("libcuda.so.1", RTLD_NOW), "cuEventCreateFromEGLSync"));
+    cuEventCreateFromEGLSync_ =
+        reinterpret_cast<EventFromEglSync>(dlsym(dlopen("libcuda.so.1", RTLD_NOW), "cuEventCreateFromEGLSync"));
     std::printf("cuEventCreateFromEGLSync in libcuda: %s\n", cuEventCreateFromEGLSync_ ? "yes" : "no");
     std::printf("EGL display extensions: %s\n", ext ? ext : "?");
     unsigned* scratch = nullptr;
@@ -370,16 +372,36 @@ void sync_probe(cudaStream_t stream) {
         glClear(GL_COLOR_BUFFER_BIT);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     };
-    std::printf("tiny CUDA + stream sync: %.1f us\n", streamed([&] { tiny_cuda(); cudaStreamSynchronize(stream); }));
-    std::printf("tiny GL + glFinish: %.1f us\n", streamed([&] { tiny_gl(); glFinish(); }));
-    std::printf("tiny CUDA + sync, tiny GL + glFinish (CPU hand-over both ways): %.1f us\n",
-                streamed([&] { tiny_cuda(); cudaStreamSynchronize(stream); tiny_gl(); glFinish(); }));
-    std::printf("tiny CUDA, tiny GL, no sync: %.1f us\n", streamed([&] { tiny_cuda(); tiny_gl(); glFlush(); }));
-    std::printf("tiny CUDA + sync, tiny GL, no GL wait: %.1f us\n",
-                streamed([&] { tiny_cuda(); cudaStreamSynchronize(stream); tiny_gl(); glFlush(); }));
-    std::printf("tiny CUDA no wait, tiny GL + glFinish: %.1f us\n",
-                streamed([&] { tiny_cuda(); tiny_gl(); glFinish(); }));
-
+    std::printf("tiny CUDA + stream sync: %.1f us\n", streamed([&] {
+                    tiny_cuda();
+                    cudaStreamSynchronize(stream);
+                }));
+    std::printf("tiny GL + glFinish: %.1f us\n", streamed([&] {
+                    tiny_gl();
+                    glFinish();
+                }));
+    std::printf("tiny CUDA + sync, tiny GL + glFinish (CPU hand-over both ways): %.1f us\n", streamed([&] {
+                    tiny_cuda();
+                    cudaStreamSynchronize(stream);
+                    tiny_gl();
+                    glFinish();
+                }));
+    std::printf("tiny CUDA, tiny GL, no sync: %.1f us\n", streamed([&] {
+                    tiny_cuda();
+                    tiny_gl();
+                    glFlush();
+                }));
+    std::printf("tiny CUDA + sync, tiny GL, no GL wait: %.1f us\n", streamed([&] {
+                    tiny_cuda();
+                    cudaStreamSynchronize(stream);
+                    tiny_gl();
+                    glFlush();
+                }));
+    std::printf("tiny CUDA no wait, tiny GL + glFinish: %.1f us\n", streamed([&] {
+                    tiny_cuda();
+                    tiny_gl();
+                    glFinish();
+                }));
 
     // Does context priority shorten the hand-over? A high-priority GL context and CUDA stream.
     {
@@ -389,15 +411,27 @@ void sync_probe(cudaStream_t stream) {
         CK(cudaStreamCreateWithPriority(&hi, cudaStreamNonBlocking, greatest));
         auto tiny_cuda_hi = [&] { paint_linear<<<1, 32, 0, hi>>>(scratch, 32, 1, 0); };
         std::printf("high-priority CUDA stream (%d): tiny CUDA + sync, tiny GL + glFinish: %.1f us\n", greatest,
-                    streamed([&] { tiny_cuda_hi(); cudaStreamSynchronize(hi); tiny_gl(); glFinish(); }));
+                    streamed([&] {
+                        tiny_cuda_hi();
+                        cudaStreamSynchronize(hi);
+                        tiny_gl();
+                        glFinish();
+                    }));
         EGLConfig config{};
         EGLint configs = 0;
-        const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+        const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                                         EGL_NONE};
         eglChooseConfig(dpy, config_attribs, &config, 1, &configs);
         for (EGLint level : {0x3101 /*HIGH*/, 0x3103 /*LOW*/}) {
-            const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                          EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                          0x3100, level, EGL_NONE};
+            const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                          3,
+                                          EGL_CONTEXT_MINOR_VERSION,
+                                          3,
+                                          EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                          EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                          0x3100,
+                                          level,
+                                          EGL_NONE};
             EGLContext old = eglGetCurrentContext();
             EGLContext c = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
             if (c == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
@@ -413,21 +447,37 @@ void sync_probe(cudaStream_t stream) {
                 glClear(GL_COLOR_BUFFER_BIT);
                 glBindFramebuffer(GL_FRAMEBUFFER, 0);
             };
-            std::printf("GL context priority asked 0x%x got 0x%x: tiny GL + glFinish %.1f us; hand-over both ways %.1f us (hi CUDA stream %.1f us)\n",
-                        level, got, streamed([&] { gl(); glFinish(); }),
-                        streamed([&] { tiny_cuda(); cudaStreamSynchronize(stream); gl(); glFinish(); }),
-                        streamed([&] { tiny_cuda_hi(); cudaStreamSynchronize(hi); gl(); glFinish(); }));
+            std::printf("GL context priority asked 0x%x got 0x%x: tiny GL + glFinish %.1f us; hand-over both ways %.1f "
+                        "us (hi CUDA stream %.1f us)\n",
+                        level, got, streamed([&] {
+                            gl();
+                            glFinish();
+                        }),
+                        streamed([&] {
+                            tiny_cuda();
+                            cudaStreamSynchronize(stream);
+                            gl();
+                            glFinish();
+                        }),
+                        streamed([&] {
+                            tiny_cuda_hi();
+                            cudaStreamSynchronize(hi);
+                            gl();
+                            glFinish();
+                        }));
             eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, old);
             eglDestroyContext(dpy, c);
         }
     }
     // Hand-over with the CPU spinning vs yielding makes no GPU difference, but check the blocking mode.
     std::printf("hand-over, 4 CUDA+GL pairs per wait (batched): %.1f us per pair\n", streamed([&] {
-                    for (int k = 0; k < 4; ++k) tiny_cuda();
-                    cudaStreamSynchronize(stream);
-                    for (int k = 0; k < 4; ++k) tiny_gl();
-                    glFinish();
-                }) / 4);
+                                                                                         for (int k = 0; k < 4; ++k)
+                                                                                             tiny_cuda();
+                                                                                         cudaStreamSynchronize(stream);
+                                                                                         for (int k = 0; k < 4; ++k)
+                                                                                             tiny_gl();
+                                                                                         glFinish();
+                                                                                     }) / 4);
     const EGLAttrib EGL_CUDA_EVENT_HANDLE_NV_ = 0x323B;
     const EGLenum EGL_SYNC_CUDA_EVENT_NV_ = 0x323C;
     cudaEvent_t ev;
@@ -440,7 +490,9 @@ void sync_probe(cudaStream_t stream) {
     EGLSync fence = eglCreateSync(dpy, EGL_SYNC_FENCE, nullptr);
     glFlush();
     CUevent from_gl = nullptr;
-    CUresult r = !fence ? CUDA_ERROR_INVALID_VALUE : cuEventCreateFromEGLSync_ ? cuEventCreateFromEGLSync_(&from_gl, fence, CU_EVENT_DEFAULT) : CUDA_ERROR_NOT_FOUND;
+    CUresult r = !fence                      ? CUDA_ERROR_INVALID_VALUE
+                 : cuEventCreateFromEGLSync_ ? cuEventCreateFromEGLSync_(&from_gl, fence, CU_EVENT_DEFAULT)
+                                             : CUDA_ERROR_NOT_FOUND;
     std::printf("eglCreateSync(EGL_SYNC_FENCE): %s; cuEventCreateFromEGLSync: %d\n", fence ? "ok" : "failed", int(r));
     if (from_gl) cuEventDestroy(from_gl);
     if (fence) eglDestroySync(dpy, fence);
@@ -458,7 +510,8 @@ void sync_probe(cudaStream_t stream) {
             gl_work();
             glFlush();
         };
-        std::printf("tiny CUDA -> (GPU wait) tiny GL, CPU never waits: %.1f us\n", streamed([&] { gpu_cuda_to_gl(tiny_gl); }));
+        std::printf("tiny CUDA -> (GPU wait) tiny GL, CPU never waits: %.1f us\n",
+                    streamed([&] { gpu_cuda_to_gl(tiny_gl); }));
         // and GL->CUDA on the GPU too, if CUDA can wait for an EGL fence
         std::printf("tiny CUDA -> tiny GL -> (GPU wait) next CUDA: ");
         const double both = streamed([&] {
@@ -529,11 +582,13 @@ void main() {
         {"blit 4K->1080p linear", [&] { blit(fbo4k, W, H, screen_fbo, SW, SH, GL_LINEAR); }},
         {"blit 1080p->1080p nearest", [&] { blit(fbo1080, SW, SH, screen_fbo, SW, SH, GL_NEAREST); }},
         {"blit 4K->4K nearest", [&] { blit(fbo4k, W, H, big_fbo, W, H, GL_NEAREST); }},
-        {"copy image 4K->4K", [&] {
+        {"copy image 4K->4K",
+         [&] {
              if (glCopyImageSubData)
                  glCopyImageSubData(tex4k, GL_TEXTURE_2D, 0, 0, 0, 0, big_tex, GL_TEXTURE_2D, 0, 0, 0, 0, W, H, 1);
          }},
-        {"clear 1080p", [&] {
+        {"clear 1080p",
+         [&] {
              glBindFramebuffer(GL_FRAMEBUFFER, screen_fbo);
              glViewport(0, 0, SW, SH);
              glClear(GL_COLOR_BUFFER_BIT);
@@ -541,7 +596,8 @@ void main() {
          }},
     };
     for (auto& c : cases)
-        std::printf("%-28s GPU %7.1f us   alone %7.1f us   streamed %7.1f us\n", c.name, gl_gpu(c.f), alone(c.f), streamed(c.f));
+        std::printf("%-28s GPU %7.1f us   alone %7.1f us   streamed %7.1f us\n", c.name, gl_gpu(c.f), alone(c.f),
+                    streamed(c.f));
     std::printf("glFinish with nothing queued: alone %.1f us\n", alone([] {}));
 
     std::printf("\n== CUDA alone, and CUDA and GL taking turns without interop ==\n");

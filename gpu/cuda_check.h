@@ -35,8 +35,10 @@ inline bool is_sticky_error(cudaError_t code) {
     case cudaErrorInvalidPc:
     case cudaErrorAssert:
     case cudaErrorECCUncorrectable:
-    case cudaErrorContextIsDestroyed: return true;
-    default: return false;
+    case cudaErrorContextIsDestroyed:
+        return true;
+    default:
+        return false;
     }
 }
 

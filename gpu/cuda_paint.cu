@@ -20,8 +20,8 @@ __device__ __forceinline__ unsigned sm_id() {
 template <class Op>
 __global__ void paint_kernel(OpParams params, Mapping mapping, int pixels_per_thread, View view, Pixel* out,
                              PixelRecord record, long long max_blocks) {
-    const ThreadCoords t{blockIdx.x,  blockIdx.y,  blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
-                         blockDim.x,  blockDim.y,  blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
+    const ThreadCoords t{blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
+                         blockDim.x, blockDim.y, blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
     if (max_blocks >= 0 && block_in_launch(t) >= static_cast<unsigned long long>(max_blocks)) return; // step mode
     const bool need_sm = view == View::Sm || record.sm != nullptr;
     paint_thread(Op{}, params, t, mapping, pixels_per_thread, view, need_sm ? sm_id() : 0u, out, record);
@@ -30,8 +30,8 @@ __global__ void paint_kernel(OpParams params, Mapping mapping, int pixels_per_th
 // The same launch without views, writer records or step mode: what runs when nobody inspects.
 template <class Op>
 __global__ void paint_pixels_kernel(OpParams params, Mapping mapping, int pixels_per_thread, Pixel* __restrict__ out) {
-    const ThreadCoords t{blockIdx.x,  blockIdx.y,  blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
-                         blockDim.x,  blockDim.y,  blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
+    const ThreadCoords t{blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
+                         blockDim.x, blockDim.y, blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
     paint_thread<Op, true>(Op{}, params, t, mapping, pixels_per_thread, View::Pixels, 0u, out);
 }
 
@@ -45,7 +45,8 @@ __global__ void fill_kernel(Pixel* out, std::size_t count, Pixel value) {
         out[i] = value;
 }
 
-__global__ void copy_to_surface_kernel(const Pixel* __restrict__ pixels, int width, int height, cudaSurfaceObject_t surface) {
+__global__ void copy_to_surface_kernel(const Pixel* __restrict__ pixels, int width, int height,
+                                       cudaSurfaceObject_t surface) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= width || y >= height) return;
@@ -65,9 +66,11 @@ __global__ void fallback_sources_kernel(OpParams params, Pixel* a, Pixel* b) {
 
 // The user's kernel gets real images for a and b: the loaded ones, or the fallbacks painted once
 // per size and cell.
-void launch_user_kernel(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream, CudaOpWorkspace& ws) {
+void launch_user_kernel(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream,
+                        CudaOpWorkspace& ws) {
     OpParams p = job.params;
-    if (!ws.user_kernel) throw std::logic_error("user_kernel launched with no kernel loaded"); // the painter refuses first
+    if (!ws.user_kernel)
+        throw std::logic_error("user_kernel launched with no kernel loaded"); // the painter refuses first
     if (!p.src_a || !p.src_b) {
         const std::size_t pixels = std::size_t(p.width) * p.height;
         if (ws.fallback_a.size() != pixels || ws.fallback_width != p.width || ws.fallback_cell != p.cell) {
@@ -84,8 +87,8 @@ void launch_user_kernel(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, 
         if (!p.src_a) p.src_a = ws.fallback_a.data();
         if (!p.src_b) p.src_b = ws.fallback_b.data();
     }
-    ws.user_kernel->launch(Dim3{int(grid.x), int(grid.y), int(grid.z)}, Dim3{int(block.x), int(block.y), int(block.z)}, out,
-                           p.width, p.height, p.src_a, p.src_b, p.seconds, stream);
+    ws.user_kernel->launch(Dim3{int(grid.x), int(grid.y), int(grid.z)}, Dim3{int(block.x), int(block.y), int(block.z)},
+                           out, p.width, p.height, p.src_a, p.src_b, p.seconds, stream);
 }
 
 using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, PixelRecord, cudaStream_t, CudaOpWorkspace&);
@@ -102,10 +105,11 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
     } else {
         (void)ws;
         if (job.view == View::Pixels && !record.sm && !record.writes && job.max_blocks < 0)
-            paint_pixels_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread, out);
+            paint_pixels_kernel<Op>
+                <<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread, out);
         else
-            paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread, job.view,
-                                                         out, record, job.max_blocks);
+            paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread,
+                                                         job.view, out, record, job.max_blocks);
     }
 }
 
@@ -124,7 +128,8 @@ int max_active_blocks(int threads_per_block) {
         return 0; // custom ops launch their own kernels with fixed blocks; user code is not compiled here
     } else {
         int blocks = 0;
-        KC_CUDA_CHECK_THROW(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, paint_kernel<Op>, threads_per_block, 0));
+        KC_CUDA_CHECK_THROW(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, paint_kernel<Op>, threads_per_block, 0));
         return blocks;
     }
 }
@@ -137,7 +142,8 @@ constexpr std::array kOccupancyQueries{
 
 } // namespace
 
-void cuda_copy_to_surface(const Pixel* pixels, int width, int height, cudaSurfaceObject_t surface, cudaStream_t stream) {
+void cuda_copy_to_surface(const Pixel* pixels, int width, int height, cudaSurfaceObject_t surface,
+                          cudaStream_t stream) {
     const dim3 block(32, 8);
     const dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
     copy_to_surface_kernel<<<grid, block, 0, stream>>>(pixels, width, height, surface);
@@ -163,8 +169,8 @@ OccupancyFigures cuda_occupancy(const DeviceInfo& info, int op, const Dim3& bloc
     return occupancy_figures(block, grid, per_sm, info.sm_count, info.max_threads_per_sm, info.warp_size);
 }
 
-std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
-                                      cudaStream_t stream, CudaOpWorkspace& ws, PixelRecord record) {
+std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
+                                      CudaOpWorkspace& ws, PixelRecord record) {
     // Universal limits first: they give the same message whether or not a GPU is present.
     PaintPlan plan = plan_paint(job, universal_limits());
     if (!plan.error) plan = plan_paint(job, limits);
@@ -177,7 +183,8 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
     const Dim3 b = job.launch.block;
     PaintJob prepared = job;
     prepare_divisors(prepared.params);
-    kLaunchers[job.op](prepared, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
+    kLaunchers[job.op](prepared, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, record, stream,
+                       ws);
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));
@@ -185,8 +192,8 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
     return std::nullopt;
 }
 
-std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
-                                      cudaStream_t stream, PixelRecord record) {
+std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
+                                      PixelRecord record) {
     CudaOpWorkspace ws; // freed on return; cudaFree waits for the kernels that use it
     return cuda_paint(job, limits, out, stream, ws, record);
 }

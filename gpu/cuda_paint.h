@@ -7,8 +7,8 @@
 #include <string>
 
 #include "cuda_device.h"
-#include "launch_figures.h"
 #include "cuda_ops.h"
+#include "launch_figures.h"
 #include "paint_job.h"
 
 namespace kc {
@@ -18,11 +18,11 @@ namespace kc {
 // the checks could not foresee throw CudaError. `record` (device memory) optionally keeps
 // per-pixel writer figures; its `writes` counters must start at zero.
 // Custom operations (see ops/op_base.h) keep device buffers in `ws` between frames.
-std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
-                                      cudaStream_t stream, CudaOpWorkspace& ws, PixelRecord record = {});
+std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
+                                      CudaOpWorkspace& ws, PixelRecord record = {});
 // The same with a workspace for this call only (per-pixel ops need none; custom ops allocate).
-std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out,
-                                      cudaStream_t stream, PixelRecord record = {});
+std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
+                                      PixelRecord record = {});
 
 // Why cuda_paint refuses user_kernel before a kernel has been compiled into the workspace.
 inline constexpr const char* kNoUserKernel = "no kernel of yours is compiled yet: write one and press Compile";

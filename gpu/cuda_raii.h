@@ -99,7 +99,9 @@ private:
     std::size_t count_ = 0;
 };
 
-template <class T> using DeviceBuffer = CudaBuffer<T, DeviceFree>;
-template <class T> using PinnedBuffer = CudaBuffer<T, HostFree>;
+template <class T>
+using DeviceBuffer = CudaBuffer<T, DeviceFree>;
+template <class T>
+using PinnedBuffer = CudaBuffer<T, HostFree>;
 
 } // namespace kc

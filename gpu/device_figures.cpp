@@ -8,7 +8,8 @@
 
 namespace kc {
 
-std::optional<OccupancyFigures> device_occupancy(const DeviceInfo* device, int op, const Dim3& block, const Dim3& grid) {
+std::optional<OccupancyFigures> device_occupancy(const DeviceInfo* device, int op, const Dim3& block,
+                                                 const Dim3& grid) {
 #ifdef KC_HAVE_CUDA
     if (!device || block.count() <= 0 || block.count() > device->limits.max_threads_per_block) return std::nullopt;
     if (op_registry()[op].user_code) return std::nullopt; // the painter holds that kernel, not the registry
@@ -20,7 +21,8 @@ std::optional<OccupancyFigures> device_occupancy(const DeviceInfo* device, int o
     thread_local Query last; // the panel asks once a frame with the same numbers
     if (last.ordinal != device->ordinal || last.op != op || last.threads != block.count()) {
         try {
-            last = {device->ordinal, op, block.count(), cuda_max_active_blocks_per_sm(op, static_cast<int>(block.count()))};
+            last = {device->ordinal, op, block.count(),
+                    cuda_max_active_blocks_per_sm(op, static_cast<int>(block.count()))};
         } catch (const std::exception&) {
             return std::nullopt;
         }

@@ -21,7 +21,9 @@ struct FastDiv {
         shift = 31 + l;
         multiplier = ((1ULL << shift) + divisor - 1) / divisor;
     }
-    KC_HD std::uint32_t operator()(std::uint32_t n) const { return static_cast<std::uint32_t>((n * multiplier) >> shift); }
+    KC_HD std::uint32_t operator()(std::uint32_t n) const {
+        return static_cast<std::uint32_t>((n * multiplier) >> shift);
+    }
 };
 
 } // namespace kc

@@ -17,7 +17,8 @@ public:
     bool begin(cudaStream_t stream);
     void end(cudaStream_t stream);
     // Calls on_sample(microseconds) for each finished pair, oldest first; never blocks.
-    template <class F> void collect(F&& on_sample) {
+    template <class F>
+    void collect(F&& on_sample) {
         while (pending_ > 0) {
             Slot& s = slots_[oldest()];
             if (cudaEventQuery(s.stop.get()) != cudaSuccess) break;
@@ -28,8 +29,10 @@ public:
         }
     }
     // Waits for all recorded pairs (for the last frame of a headless run or a benchmark).
-    template <class F> void drain(F&& on_sample) {
-        if (pending_ > 0) KC_CUDA_CHECK_THROW(cudaEventSynchronize(slots_[(next_ + slots_.size() - 1) % slots_.size()].stop.get()));
+    template <class F>
+    void drain(F&& on_sample) {
+        if (pending_ > 0)
+            KC_CUDA_CHECK_THROW(cudaEventSynchronize(slots_[(next_ + slots_.size() - 1) % slots_.size()].stop.get()));
         collect(on_sample);
     }
 

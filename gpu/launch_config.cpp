@@ -10,10 +10,14 @@ namespace kc {
 
 std::string_view mapping_name(Mapping m) {
     switch (m) {
-    case Mapping::TwoD: return "2d";
-    case Mapping::Linear: return "linear";
-    case Mapping::GridStride: return "grid-stride";
-    case Mapping::Columns: return "columns";
+    case Mapping::TwoD:
+        return "2d";
+    case Mapping::Linear:
+        return "linear";
+    case Mapping::GridStride:
+        return "grid-stride";
+    case Mapping::Columns:
+        return "columns";
     }
     return "?";
 }
@@ -27,8 +31,7 @@ std::string mapping_names() {
 }
 
 LaunchConfig tutorial_preset() {
-    return LaunchConfig{.block = {50, 20, 1}, .grid = {80, 8, 1}, .auto_grid = false,
-                        .mapping = Mapping::Linear};
+    return LaunchConfig{.block = {50, 20, 1}, .grid = {80, 8, 1}, .auto_grid = false, .mapping = Mapping::Linear};
 }
 
 DeviceLimits universal_limits() { return DeviceLimits{}; }
@@ -76,8 +79,7 @@ Dim3 resolved_grid(const LaunchConfig& config, int width, int height) {
                             : config.grid;
 }
 
-std::optional<std::string> launch_error(const LaunchConfig& config, int width, int height,
-                                        const DeviceLimits& limits) {
+std::optional<std::string> launch_error(const LaunchConfig& config, int width, int height, const DeviceLimits& limits) {
     const Dim3& b = config.block;
     if (config.pixels_per_thread != 1 && config.pixels_per_thread != 4)
         return fmt::format("{} pixels per thread: choose 1 or 4", config.pixels_per_thread);
@@ -92,8 +94,8 @@ std::optional<std::string> launch_error(const LaunchConfig& config, int width, i
     if (b.z > limits.max_block.z)
         return fmt::format("block z = {} is over the limit of {} (max block dimension z)", b.z, limits.max_block.z);
     if (b.count() > limits.max_threads_per_block)
-        return fmt::format("block {} has {} threads: over the limit of {} threads per block", to_string(b),
-                           b.count(), limits.max_threads_per_block);
+        return fmt::format("block {} has {} threads: over the limit of {} threads per block", to_string(b), b.count(),
+                           limits.max_threads_per_block);
     const Dim3 g = resolved_grid(config, width, height);
     if (g.x <= 0 || g.y <= 0 || g.z <= 0)
         return fmt::format("grid {} has a zero or negative dimension: each must be at least 1", to_string(g));
@@ -123,8 +125,12 @@ Coverage coverage(const LaunchConfig& config, int width, int height) {
             std::min<long long>(width, 1LL * tiles.x * tile.x) * std::min<long long>(height, 1LL * tiles.y * tile.y);
         break;
     }
-    case Mapping::Linear: c.covered_pixels = std::min(c.pixels, plane_threads); break;
-    case Mapping::GridStride: c.covered_pixels = plane_threads > 0 ? c.pixels : 0; break;
+    case Mapping::Linear:
+        c.covered_pixels = std::min(c.pixels, plane_threads);
+        break;
+    case Mapping::GridStride:
+        c.covered_pixels = plane_threads > 0 ? c.pixels : 0;
+        break;
     }
     c.repeated_writes = c.covered_pixels * (layers - 1);
     c.multi_written_pixels = layers > 1 ? c.covered_pixels : 0;

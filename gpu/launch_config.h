@@ -78,15 +78,14 @@ Dim3 resolved_grid(const LaunchConfig& config, int width, int height);
 
 // Why this launch cannot run on a device with these limits, naming the limit and the numbers;
 // nullopt when it can.
-std::optional<std::string> launch_error(const LaunchConfig& config, int width, int height,
-                                        const DeviceLimits& limits);
+std::optional<std::string> launch_error(const LaunchConfig& config, int width, int height, const DeviceLimits& limits);
 
 // Which pixels a launch reaches, counted from the mapping's formulas (no launch needed).
 struct Coverage {
-    long long threads = 0;         // threads launched
-    long long pixels = 0;          // pixels in the image
-    long long covered_pixels = 0;  // pixels at least one thread writes
-    long long repeated_writes = 0; // writes beyond the first to an already-written pixel
+    long long threads = 0;              // threads launched
+    long long pixels = 0;               // pixels in the image
+    long long covered_pixels = 0;       // pixels at least one thread writes
+    long long repeated_writes = 0;      // writes beyond the first to an already-written pixel
     long long multi_written_pixels = 0; // pixels more than one thread writes (the last write wins, unordered)
     bool covers_all() const { return covered_pixels == pixels; }
 };

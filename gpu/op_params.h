@@ -27,7 +27,7 @@ struct OpParams {
     double center_x = -0.5, center_y = 0.0;
     double scale = 3.0 / 800; // plane units per pixel
     int max_iter = 256;
-    bool use_double = false;  // iterate in double rather than float
+    bool use_double = false; // iterate in double rather than float
     float julia_re = -0.8f, julia_im = 0.156f;
 
     int matmul_n = 512; // matmul: C = A*B, N x N floats

@@ -15,9 +15,9 @@ constexpr OpInfo make_info(int index) {
     LaunchConfig (*own_launch)(const OpParams&) = nullptr;
     std::string_view launch_note;
     if constexpr (Op::custom) cpu = &Op::cpu_paint, own_launch = &Op::own_launch, launch_note = Op::launch_note;
-    return OpInfo{index,         Op::name,      Op::title,         Op::formula,         Op::bytes_read_per_pixel, 4,
-                  Op::custom,    Op::user_code, Op::variants,      Op::variant_names,   Op::makes_histogram,
-                  cpu,           own_launch,    launch_note,       &Op::flops,          Op::uses};
+    return OpInfo{index,      Op::name,      Op::title,    Op::formula,       Op::bytes_read_per_pixel, 4,
+                  Op::custom, Op::user_code, Op::variants, Op::variant_names, Op::makes_histogram,      cpu,
+                  own_launch, launch_note,   &Op::flops,   Op::uses};
 }
 
 constexpr auto kOps = [] {
@@ -51,13 +51,20 @@ std::string op_names(std::string_view separator) {
 
 std::string_view view_name(View v) {
     switch (v) {
-    case View::Pixels: return "pixels";
-    case View::Block: return "block";
-    case View::Thread: return "thread";
-    case View::Warp: return "warp";
-    case View::Lane: return "lane";
-    case View::Linear: return "linear";
-    case View::Sm: return "sm";
+    case View::Pixels:
+        return "pixels";
+    case View::Block:
+        return "block";
+    case View::Thread:
+        return "thread";
+    case View::Warp:
+        return "warp";
+    case View::Lane:
+        return "lane";
+    case View::Linear:
+        return "linear";
+    case View::Sm:
+        return "sm";
     }
     return "?";
 }

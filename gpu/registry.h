@@ -13,11 +13,11 @@
 namespace kc {
 
 struct OpInfo {
-    int index;                    // position in the registry; backends dispatch on it
-    std::string_view name;        // CLI name, e.g. "gradient"
-    std::string_view title;       // UI label
-    std::string_view formula;     // shown in the panel and README
-    int bytes_read_per_pixel;     // for bandwidth figures
+    int index;                // position in the registry; backends dispatch on it
+    std::string_view name;    // CLI name, e.g. "gradient"
+    std::string_view title;   // UI label
+    std::string_view formula; // shown in the panel and README
+    int bytes_read_per_pixel; // for bandwidth figures
     int bytes_written_per_pixel;
     // Per-pixel ops run through paint_thread() (the user's block/grid/mapping/view apply); custom
     // ops are whole-image passes with their own kernels and a plain CPU implementation.
@@ -25,16 +25,16 @@ struct OpInfo {
     // The user's kernel, compiled at run time (NVRTC): the panel's block and grid apply, not the
     // mapping or view; the CUDA backends only.
     bool user_code;
-    int variants;                                 // 1, or 2 (naive / tiled kernels)
+    int variants; // 1, or 2 (naive / tiled kernels)
     std::array<std::string_view, 2> variant_names;
-    bool makes_histogram;                         // fills OpOutputs::histogram
+    bool makes_histogram;                                   // fills OpOutputs::histogram
     void (*cpu_paint)(const OpParams&, Pixel*, OpOutputs*); // custom ops only, else nullptr
     // Custom ops only, else nullptr: the block, grid and mapping of the kernel that writes the
     // canvas (the panel's launch does not apply), and what else they launch ("" if nothing).
     LaunchConfig (*own_launch)(const OpParams&);
     std::string_view launch_note;
-    double (*flops)(const OpParams&);             // arithmetic per frame (0: report bandwidth only)
-    unsigned uses;                                // ParamUse bits: the parameters it reads
+    double (*flops)(const OpParams&); // arithmetic per frame (0: report bandwidth only)
+    unsigned uses;                    // ParamUse bits: the parameters it reads
 };
 
 std::span<const OpInfo> op_registry();

@@ -50,12 +50,18 @@ KC_HD Pixel hsv_pixel(int hue, int sat, int val) {
     const int q = val * (255 - sat * f / 255) / 255;
     const int t = val * (255 - sat * (255 - f) / 255) / 255;
     switch (sector) {
-    case 0: return make_pixel(val, t, p);
-    case 1: return make_pixel(q, val, p);
-    case 2: return make_pixel(p, val, t);
-    case 3: return make_pixel(p, q, val);
-    case 4: return make_pixel(t, p, val);
-    default: return make_pixel(val, p, q);
+    case 0:
+        return make_pixel(val, t, p);
+    case 1:
+        return make_pixel(q, val, p);
+    case 2:
+        return make_pixel(p, val, t);
+    case 3:
+        return make_pixel(p, q, val);
+    case 4:
+        return make_pixel(t, p, val);
+    default:
+        return make_pixel(val, p, q);
     }
 }
 
@@ -81,8 +87,8 @@ KC_HD Pixel class_colour(unsigned k, unsigned classes, unsigned id) {
 // How many colour classes the block view cycles through for a 1D mapping, so that blocks whose
 // pixels touch (differences 1 and about width/threads, also across the grid-stride wrap) never
 // share a class: the smallest count from 6 that divides none of those differences.
-KC_HD unsigned block_colour_classes(Mapping mapping, unsigned long long threads_per_block,
-                                    unsigned long long blocks, unsigned width) {
+KC_HD unsigned block_colour_classes(Mapping mapping, unsigned long long threads_per_block, unsigned long long blocks,
+                                    unsigned width) {
     if (threads_per_block == 0 || blocks == 0) return 6; // no launch: any count will do
     const unsigned long long q = width / threads_per_block;
     const unsigned long long diffs[4] = {1, q > 0 ? q - 1 : 0, q, q + 1};
@@ -100,9 +106,7 @@ KC_HD unsigned block_colour_classes(Mapping mapping, unsigned long long threads_
 
 KC_HD unsigned thread_in_block(const ThreadCoords& t) { return (t.tz * t.bdy + t.ty) * t.bdx + t.tx; }
 // blockIdx flattened in launch order: x fastest, then y, then z.
-KC_HD unsigned long long block_in_launch(const ThreadCoords& t) {
-    return (1ULL * t.bz * t.gdy + t.by) * t.gdx + t.bx;
-}
+KC_HD unsigned long long block_in_launch(const ThreadCoords& t) { return (1ULL * t.bz * t.gdy + t.by) * t.gdx + t.bx; }
 
 // The PyCUDA tutorial's flattening; threadIdx.z and blockIdx.z take no part.
 KC_HD unsigned long long linear_thread_index(const ThreadCoords& t) {
@@ -115,8 +119,7 @@ KC_HD Pixel block_colour(const ThreadCoords& t, Mapping mapping, unsigned width)
     // for all eight neighbours. 1D mappings lay blocks along rows: cycle through classes that avoid the
     // differences between touching blocks.
     if (is_tiled(mapping)) return class_colour((t.bx + 3 * t.by) % 6, 6, id); // columns: the same, transposed
-    const unsigned classes =
-        block_colour_classes(mapping, 1ULL * t.bdx * t.bdy, 1ULL * t.gdx * t.gdy, width);
+    const unsigned classes = block_colour_classes(mapping, 1ULL * t.bdx * t.bdy, 1ULL * t.gdx * t.gdy, width);
     return class_colour(id % classes, classes, id);
 }
 
@@ -132,19 +135,24 @@ KC_HD Pixel lane_colour(unsigned lane) {
 KC_HD Pixel view_colour(View view, const ThreadCoords& t, unsigned sm, Mapping mapping = Mapping::TwoD,
                         unsigned width = 0) {
     switch (view) {
-    case View::Block: return block_colour(t, mapping, width);
+    case View::Block:
+        return block_colour(t, mapping, width);
     case View::Thread:
         return make_pixel(t.bdx > 1 ? static_cast<int>(t.tx * 255 / (t.bdx - 1)) : 0,
                           t.bdy > 1 ? static_cast<int>(t.ty * 255 / (t.bdy - 1)) : 0, 96);
-    case View::Warp: return warp_colour(thread_in_block(t) / 32);
-    case View::Lane: return lane_colour(thread_in_block(t) % 32);
+    case View::Warp:
+        return warp_colour(thread_in_block(t) / 32);
+    case View::Lane:
+        return lane_colour(thread_in_block(t) % 32);
     case View::Linear: {
         const unsigned long long total = 1ULL * t.bdx * t.bdy * t.gdx * t.gdy;
         const int v = static_cast<int>(linear_thread_index(t) * 255ULL / (total > 1 ? total - 1 : 1));
         return make_pixel(v, v, 255 - v / 2);
     }
-    case View::Sm: return id_colour(1000 + sm, (sm & 1) != 0);
-    case View::Pixels: break;
+    case View::Sm:
+        return id_colour(1000 + sm, (sm & 1) != 0);
+    case View::Pixels:
+        break;
     }
     return Pixel{0, 0, 0, 255};
 }
@@ -166,8 +174,7 @@ template <class Op, bool kPlainPixels = false>
 KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, Mapping mapping, int pixels_per_thread,
                         View view, unsigned sm, Pixel* out, PixelRecord record = {}) {
     const bool pixels_view = kPlainPixels || view == View::Pixels;
-    const Pixel identity =
-        pixels_view ? Pixel{} : view_colour(view, t, sm, mapping, static_cast<unsigned>(p.width));
+    const Pixel identity = pixels_view ? Pixel{} : view_colour(view, t, sm, mapping, static_cast<unsigned>(p.width));
     auto keep = [&](unsigned long long i) {
         if constexpr (!kPlainPixels) {
             if (record.sm) record.sm[i] = sm;

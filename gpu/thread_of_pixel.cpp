@@ -88,8 +88,8 @@ PixelWriter thread_of_pixel(const LaunchConfig& c, const Dim3& grid, int width, 
     return w;
 }
 
-std::vector<PixelRect> block_pixel_rects(const LaunchConfig& c, const Dim3& grid, int width, int height,
-                                         const Dim3& b, std::size_t max_rects) {
+std::vector<PixelRect> block_pixel_rects(const LaunchConfig& c, const Dim3& grid, int width, int height, const Dim3& b,
+                                         std::size_t max_rects) {
     std::vector<PixelRect> out;
     if (b.x < 0 || b.y < 0 || b.x >= grid.x || b.y >= grid.y || c.block.count() <= 0) return out;
     const long long pixels = 1LL * width * height;
@@ -104,7 +104,9 @@ std::vector<PixelRect> block_pixel_rects(const LaunchConfig& c, const Dim3& grid
         if (x0 < x1 && y0 < y1) out.push_back({x0, y0, x1 - x0, y1 - y0});
         break;
     }
-    case Mapping::Linear: append_run(out, first, std::min(pixels, first + per_block), width); break;
+    case Mapping::Linear:
+        append_run(out, first, std::min(pixels, first + per_block), width);
+        break;
     case Mapping::GridStride: {
         const long long stride = per_block * grid.x * grid.y;
         for (long long start = first; start < pixels && out.size() < max_rects; start += stride)
@@ -200,7 +202,7 @@ WarpStores first_warp_stores(const LaunchConfig& c, int width, int height, int w
     std::set<long long> rows, lines;
     for (int k = 0; k < lanes; ++k) {
         const int tx = k % c.block.x, ty = k / c.block.x; // block (0, 0), layer z = 0
-        long long first; // the first pixel lane k stores
+        long long first;                                  // the first pixel lane k stores
         if (is_tiled(c.mapping)) {
             const Dim3 p = grid_to_picture(c.mapping, {tx * c.pixels_per_thread, ty, 1});
             if (p.x >= width || p.y >= height) continue;

@@ -9,15 +9,15 @@
 namespace kc {
 
 struct PixelWriter {
-    bool covered = false;            // false: no thread writes this pixel (the rest is unset)
-    Dim3 block_idx{0, 0, 0};         // blockIdx of the writer in z layer 0
-    Dim3 thread_idx{0, 0, 0};        // threadIdx likewise
-    long long block_in_launch = 0;   // blockIdx flattened in launch order (x fastest)
-    int thread_in_block = 0;         // threadIdx flattened (x fastest)
-    int warp = 0, lane = 0;          // thread_in_block / 32 and % 32
+    bool covered = false;                 // false: no thread writes this pixel (the rest is unset)
+    Dim3 block_idx{0, 0, 0};              // blockIdx of the writer in z layer 0
+    Dim3 thread_idx{0, 0, 0};             // threadIdx likewise
+    long long block_in_launch = 0;        // blockIdx flattened in launch order (x fastest)
+    int thread_in_block = 0;              // threadIdx flattened (x fastest)
+    int warp = 0, lane = 0;               // thread_in_block / 32 and % 32
     unsigned long long global_thread = 0; // block_in_launch * threads per block + thread_in_block
-    long long pass = 0;              // grid-stride: the loop iteration that reaches the pixel
-    long long writers = 0;           // threads that write it: one per z layer of block and grid
+    long long pass = 0;                   // grid-stride: the loop iteration that reaches the pixel
+    long long writers = 0;                // threads that write it: one per z layer of block and grid
 };
 
 // Who writes pixel (x, y) of a width x height canvas under `config` with grid `grid`.

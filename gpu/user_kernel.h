@@ -73,7 +73,7 @@ using CudaLibrary = UniqueCudaHandle<cudaLibrary_t, CudaLibraryUnload>;
 
 // A compiled user kernel loaded into the current device's context (move-only: it owns the library).
 class UserKernel {
-  public:
+public:
     // Throws std::runtime_error saying why it cannot be loaded (no `paint`, image for another GPU).
     static UserKernel load(const KernelCompile& compiled);
 
@@ -84,7 +84,7 @@ class UserKernel {
     int registers_per_thread() const { return attributes_.numRegs; }
     int max_threads_per_block() const { return attributes_.maxThreadsPerBlock; }
 
-  private:
+private:
     UserKernel() = default;
     CudaLibrary library_;
     cudaKernel_t kernel_{};

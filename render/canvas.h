@@ -32,7 +32,7 @@ public:
     GLuint texture() const { return texture_.id(); }
     std::uint64_t generation() const { return generation_; }
 
-    void upload_from_pixel_buffer(); // pixel buffer -> texture (the zero-copy path)
+    void upload_from_pixel_buffer();            // pixel buffer -> texture (the zero-copy path)
     void upload_from_host(const Pixel* pixels); // host memory -> texture
     // CUDA copied canvas pixels (B,G,R,A bytes) straight into the texture's RGBA8 storage: red and
     // blue sit in each other's channels, so drawing and reading swap them back.
@@ -43,9 +43,9 @@ public:
     // Draws `part` of the texture stretched over `screen` of the bound framebuffer (a zoomed view).
     void draw_part(const Rect& screen, const TexturePart& part) const;
 
-    std::vector<Pixel> read_pixel_buffer() const; // what the painters wrote
-    std::vector<Pixel> read_texture() const;      // what is shown
-    Pixel read_texel(int x, int y) const;         // one shown pixel, row 0 at the top (the inspector)
+    std::vector<Pixel> read_pixel_buffer() const;              // what the painters wrote
+    std::vector<Pixel> read_texture() const;                   // what is shown
+    Pixel read_texel(int x, int y) const;                      // one shown pixel, row 0 at the top (the inspector)
     void write_pixel_buffer(const std::vector<Pixel>& pixels); // for tests: poison the buffer
 
 private:

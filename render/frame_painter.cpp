@@ -8,8 +8,8 @@
 
 #include "cpu_emulator.h"
 #include "named.h"
-#include "writer_record.h"
 #include "registry.h"
+#include "writer_record.h"
 
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
@@ -30,9 +30,12 @@ double micros_since(Clock::time_point t0) {
 
 std::string_view backend_name(Backend b) {
     switch (b) {
-    case Backend::CudaInterop: return "cuda-interop";
-    case Backend::CudaStaged: return "cuda-staged";
-    case Backend::Cpu: return "cpu";
+    case Backend::CudaInterop:
+        return "cuda-interop";
+    case Backend::CudaStaged:
+        return "cuda-staged";
+    case Backend::Cpu:
+        return "cpu";
     }
     return "?";
 }
@@ -41,9 +44,12 @@ std::optional<Backend> parse_backend(std::string_view name) { return find_by_nam
 
 std::string_view present_name(Present p) {
     switch (p) {
-    case Present::PixelBuffer: return "pbo";
-    case Present::Texture: return "texture";
-    case Present::Surface: return "surface";
+    case Present::PixelBuffer:
+        return "pbo";
+    case Present::Texture:
+        return "texture";
+    case Present::Surface:
+        return "surface";
     }
     return "?";
 }
@@ -74,8 +80,8 @@ struct FramePainter::CudaState {
     PinnedBuffer<std::uint32_t> host_bins{2 * kHistogramBins}; // histogram read-back, both variants
     CudaEvent bins_ready = CudaEvent::create();
     bool bins_pending = false;
-    int bins_variant = 0;         // the variant shown
-    bool bins_both = false;       // both variants ran: compare them
+    int bins_variant = 0;   // the variant shown
+    bool bins_both = false; // both variants ran: compare them
 
     explicit CudaState(int device) : info(query_device(device)) {}
 };
@@ -266,7 +272,9 @@ KernelCompile FramePainter::compile_user_kernel(std::string_view source, std::st
 
 bool FramePainter::has_user_kernel() const { return cuda_ && cuda_->user_kernel.has_value(); }
 #else
-std::optional<std::string> FramePainter::paint_on_cuda(const Frame&, Canvas&) { return "this kcanvas was built without CUDA"; }
+std::optional<std::string> FramePainter::paint_on_cuda(const Frame&, Canvas&) {
+    return "this kcanvas was built without CUDA";
+}
 
 KernelCompile FramePainter::compile_user_kernel(std::string_view, std::string_view) {
     KernelCompile failed;
@@ -283,7 +291,8 @@ void FramePainter::timed_upload(const std::function<void()>& upload) {
     if (timed) upload_timer_.end();
 }
 
-std::optional<std::string> FramePainter::attach_sources(const SourceImages& sources, const Canvas& canvas, PaintJob& run) {
+std::optional<std::string> FramePainter::attach_sources(const SourceImages& sources, const Canvas& canvas,
+                                                        PaintJob& run) {
     if (backend_ == Backend::Cpu) {
         run.params.src_a = sources.fitted(0);
         run.params.src_b = sources.fitted(1);
@@ -301,8 +310,8 @@ std::optional<std::string> FramePainter::attach_sources(const SourceImages& sour
                 c.sources[slot] = DeviceBuffer<Pixel>();
                 if (!sources.fitted(slot)) continue;
                 c.sources[slot] = DeviceBuffer<Pixel>(canvas.pixel_count());
-                KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.sources[slot].data(), sources.fitted(slot), c.sources[slot].bytes(),
-                                                    cudaMemcpyHostToDevice, c.stream.get()));
+                KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.sources[slot].data(), sources.fitted(slot),
+                                                    c.sources[slot].bytes(), cudaMemcpyHostToDevice, c.stream.get()));
             }
             KC_CUDA_CHECK_THROW(cudaStreamSynchronize(c.stream.get())); // the host copy may change after this
             c.sources_generation = sources.generation();
@@ -346,7 +355,8 @@ void FramePainter::launch_kernels(const Frame& f, Pixel* out, const Canvas& canv
         for (int v = 0; v < 2; ++v)
             if (c.workspace.bins[v].size() == kHistogramBins && (f.two_variants || v == run.params.variant))
                 KC_CUDA_CHECK_THROW(cudaMemcpyAsync(c.host_bins.data() + v * kHistogramBins, c.workspace.bins[v].data(),
-                                                    c.workspace.bins[v].bytes(), cudaMemcpyDeviceToHost, c.stream.get()));
+                                                    c.workspace.bins[v].bytes(), cudaMemcpyDeviceToHost,
+                                                    c.stream.get()));
         KC_CUDA_CHECK_THROW(cudaEventRecord(c.bins_ready.get(), c.stream.get()));
         c.bins_pending = true, c.bins_variant = run.params.variant, c.bins_both = f.two_variants;
     }
@@ -394,7 +404,8 @@ void FramePainter::present_through_texture(const Frame& f, Canvas& canvas) {
             KC_CUDA_CHECK_THROW(cudaMemcpy2DToArrayAsync(mapped.array(), 0, 0, c.device_pixels.data(), row, row,
                                                          canvas.height(), cudaMemcpyDeviceToDevice, c.stream.get()));
         } else {
-            cuda_copy_to_surface(c.device_pixels.data(), canvas.width(), canvas.height(), mapped.surface(), c.stream.get());
+            cuda_copy_to_surface(c.device_pixels.data(), canvas.width(), canvas.height(), mapped.surface(),
+                                 c.stream.get());
         }
         if (timed) c.copy_timer.end(c.stream.get());
         t_unmap = Clock::now();
@@ -448,7 +459,6 @@ const DeviceInfo* FramePainter::device_info() const {
 #endif
     return nullptr;
 }
-
 
 void FramePainter::collect_timings(bool wait) {
 #ifdef KC_HAVE_CUDA

@@ -5,10 +5,10 @@
 //                 (the tutorials' host round trip; works where interop registration fails)
 //   cpu           the grid emulator runs the same thread bodies on the CPU, then uploaded
 #include <array>
-#include <stdexcept>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -47,7 +47,10 @@ std::optional<Present> parse_present(std::string_view name);
 struct StageTimes {
     TimingStats map, kernel, unmap, copy, upload;
     std::array<TimingStats, 2> variant;
-    void clear() { map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), variant[0].clear(), variant[1].clear(); }
+    void clear() {
+        map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), variant[0].clear(),
+            variant[1].clear();
+    }
 };
 
 struct DeviceSummary {
@@ -81,7 +84,7 @@ public:
     void set_present(Present p);
     DeviceSummary device() const;
     DeviceLimits limits() const; // the active backend's launch limits
-    int cuda_device() const; // -1 without CUDA
+    int cuda_device() const;     // -1 without CUDA
 
     // Paints `job` and uploads it to the canvas texture. An illegal launch returns its reason and
     // leaves the pixel buffer and the texture as they were.

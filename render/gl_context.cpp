@@ -32,7 +32,8 @@ void fit_to_screen(int& width, int& height) {
 GlfwWindow::GlfwWindow(int width, int height, const std::string& title, bool vsync) {
     glfwSetErrorCallback(glfw_error_callback);
     if (!glfwInit())
-        throw ContextError("cannot open a window: no display could be opened (is DISPLAY set? for servers use --headless)");
+        throw ContextError(
+            "cannot open a window: no display could be opened (is DISPLAY set? for servers use --headless)");
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -82,17 +83,18 @@ EglHeadlessContext::EglHeadlessContext(int cuda_device) {
     int chosen = -1;
     for (int i = 0; i < count && cuda_device >= 0 && chosen < 0; ++i) {
         EGLAttrib cuda = -1;
-        if (eglQueryDeviceAttribEXT(devices[i], EGL_CUDA_DEVICE_NV, &cuda) &&
-            cuda == cuda_device)
-            chosen = i;
+        if (eglQueryDeviceAttribEXT(devices[i], EGL_CUDA_DEVICE_NV, &cuda) && cuda == cuda_device) chosen = i;
     }
     if (cuda_device >= 0 && chosen < 0)
-        throw ContextError(fmt::format("no EGL device drives CUDA device {}: the GL driver is not NVIDIA's", cuda_device));
+        throw ContextError(
+            fmt::format("no EGL device drives CUDA device {}: the GL driver is not NVIDIA's", cuda_device));
 
-    const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
-                                     EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint config_attribs[] = {
+        EGL_SURFACE_TYPE,    EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8,
+        EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,  EGL_NONE};
+    const EGLint context_attribs[] = {
+        EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     std::string last_error = "no usable EGL device";
     for (int i = 0; i < count; ++i) {
         const int index = chosen >= 0 ? chosen : i;
@@ -114,7 +116,8 @@ EglHeadlessContext::EglHeadlessContext(int cuda_device) {
             gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
             display_ = display;
             context_ = context;
-            description_ = fmt::format("EGL {}.{} device {} of {}: {}", major, minor, index, count, gl_renderer_string());
+            description_ =
+                fmt::format("EGL {}.{} device {} of {}: {}", major, minor, index, count, gl_renderer_string());
             return;
         }
         last_error = fmt::format("no OpenGL 3.3 core context on EGL device {} (error 0x{:x})", index, eglGetError());

@@ -38,19 +38,35 @@ private:
 };
 
 struct GlBufferTraits {
-    static GLuint create() { GLuint id = 0; glGenBuffers(1, &id); return id; }
+    static GLuint create() {
+        GLuint id = 0;
+        glGenBuffers(1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteBuffers(1, &id); }
 };
 struct GlTextureTraits {
-    static GLuint create() { GLuint id = 0; glGenTextures(1, &id); return id; }
+    static GLuint create() {
+        GLuint id = 0;
+        glGenTextures(1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteTextures(1, &id); }
 };
 struct GlVertexArrayTraits {
-    static GLuint create() { GLuint id = 0; glGenVertexArrays(1, &id); return id; }
+    static GLuint create() {
+        GLuint id = 0;
+        glGenVertexArrays(1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteVertexArrays(1, &id); }
 };
 struct GlFramebufferTraits {
-    static GLuint create() { GLuint id = 0; glGenFramebuffers(1, &id); return id; }
+    static GLuint create() {
+        GLuint id = 0;
+        glGenFramebuffers(1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteFramebuffers(1, &id); }
 };
 struct GlProgramTraits {
@@ -58,7 +74,11 @@ struct GlProgramTraits {
     static void destroy(GLuint id) { glDeleteProgram(id); }
 };
 struct GlQueryTraits {
-    static GLuint create() { GLuint id = 0; glGenQueries(1, &id); return id; }
+    static GLuint create() {
+        GLuint id = 0;
+        glGenQueries(1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteQueries(1, &id); }
 };
 

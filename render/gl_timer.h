@@ -24,7 +24,8 @@ public:
         next_ = (next_ + 1) % queries_.size();
         ++pending_;
     }
-    template <class F> void collect(F&& on_sample_us, bool wait = false) {
+    template <class F>
+    void collect(F&& on_sample_us, bool wait = false) {
         while (pending_ > 0) {
             const GLuint q = queries_[(next_ + queries_.size() - pending_) % queries_.size()].id();
             GLint available = 0;

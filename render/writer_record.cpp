@@ -27,8 +27,8 @@ PixelRecord WriterRecord::for_cuda(bool on, int width, int height, cudaStream_t)
 std::optional<unsigned> WriterRecord::read_cuda(int x, int y, cudaStream_t stream) const {
     if (kept_ != Kept::Cuda || x < 0 || y < 0 || x >= width_ || y >= height_) return std::nullopt;
     unsigned sm = 0;
-    KC_CUDA_CHECK_THROW(cudaMemcpyAsync(&sm, device_.data() + std::size_t(y) * width_ + x, sizeof sm,
-                                        cudaMemcpyDeviceToHost, stream));
+    KC_CUDA_CHECK_THROW(
+        cudaMemcpyAsync(&sm, device_.data() + std::size_t(y) * width_ + x, sizeof sm, cudaMemcpyDeviceToHost, stream));
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));
     return sm;
 }

@@ -39,7 +39,8 @@ inline void for_each_write(const LaunchConfig& c, const Dim3& g, int width, int 
                                 continue;
                             }
                             // Block number in the xy plane times threads per block, plus the thread's row-major index.
-                            const long long first = (1LL * by * g.x + bx) * c.block.x * c.block.y + 1LL * ty * c.block.x + tx;
+                            const long long first =
+                                (1LL * by * g.x + bx) * c.block.x * c.block.y + 1LL * ty * c.block.x + tx;
                             const long long step = c.mapping == Mapping::GridStride ? plane_threads : pixels;
                             for (long long i = first; i < pixels; i += step) visit(t, i);
                         }

@@ -44,14 +44,15 @@ inline ::testing::AssertionResult matches_reference(const PaintJob& job, const s
                 ok = exact ? same_rgb(p, e) : within_one(p, e);
             }
             if (!ok && bad++ == 0)
-                first = "pixel (" + std::to_string(x) + "," + std::to_string(y) + ") = bgra(" + std::to_string(p.b) + "," +
-                        std::to_string(p.g) + "," + std::to_string(p.r) + "," + std::to_string(p.a) + ")";
+                first = "pixel (" + std::to_string(x) + "," + std::to_string(y) + ") = bgra(" + std::to_string(p.b) +
+                        "," + std::to_string(p.g) + "," + std::to_string(p.r) + "," + std::to_string(p.a) + ")";
         }
     if (bad == 0) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << bad << " wrong pixels for op " << op_registry()[job.op].name << " block "
                                          << to_string(job.launch.block) << " grid "
                                          << to_string(resolved_grid(job.launch, w, h)) << " mapping "
-                                         << mapping_name(job.launch.mapping) << " at " << w << "x" << h << "; first: " << first;
+                                         << mapping_name(job.launch.mapping) << " at " << w << "x" << h
+                                         << "; first: " << first;
 }
 
 // The generator ops these references cover; the image ops have their own in reference_ops.h.
@@ -75,7 +76,8 @@ inline std::vector<PaintJob> random_jobs(unsigned seed, int count, int max_side)
         j.launch.mapping = kAllMappings[rng() % std::size(kAllMappings)];
         j.launch.auto_grid = rng() % 2 == 0;
         j.launch.grid = {1 + static_cast<int>(rng() % 12), 1 + static_cast<int>(rng() % 12), 1};
-        if (j.launch.mapping == Mapping::TwoD && rng() % 2 == 0) j.launch.pixels_per_thread = 4; // widths not always multiples of 4
+        if (j.launch.mapping == Mapping::TwoD && rng() % 2 == 0)
+            j.launch.pixels_per_thread = 4; // widths not always multiples of 4
         jobs.push_back(j);
     }
     for (int op : generator_ops()) {

@@ -32,7 +32,8 @@ inline Img blobby_image(int w, int h, unsigned seed) {
     Img im = random_image(w, h, seed);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
-            if ((x / 7 + y / 5) % 3 == 0) im.px[std::size_t(y) * w + x] = Pixel{uint8_t(x * 3), uint8_t(y * 5), uint8_t(x + y), 255};
+            if ((x / 7 + y / 5) % 3 == 0)
+                im.px[std::size_t(y) * w + x] = Pixel{uint8_t(x * 3), uint8_t(y * 5), uint8_t(x + y), 255};
     return im;
 }
 
@@ -47,7 +48,10 @@ inline Img map(const Img& a, auto&& f) {
 }
 
 inline Img grayscale(const Img& a) {
-    return map(a, [](Pixel p, std::size_t) { const int v = luma(p); return rgb(v, v, v); });
+    return map(a, [](Pixel p, std::size_t) {
+        const int v = luma(p);
+        return rgb(v, v, v);
+    });
 }
 inline Img invert(const Img& a) {
     return map(a, [](Pixel p, std::size_t) { return rgb(255 - p.r, 255 - p.g, 255 - p.b); });
@@ -59,7 +63,10 @@ inline Img add(const Img& a, const Img& b) {
     });
 }
 inline Img threshold(const Img& a, int level) {
-    return map(a, [&](Pixel p, std::size_t) { const int v = luma(p) >= level ? 255 : 0; return rgb(v, v, v); });
+    return map(a, [&](Pixel p, std::size_t) {
+        const int v = luma(p) >= level ? 255 : 0;
+        return rgb(v, v, v);
+    });
 }
 inline Img blend(const Img& a, const Img& b, double w) {
     auto mix = [w](int x, int y) { return static_cast<int>(std::floor(w * x + (1 - w) * y + 0.5)); };
@@ -96,7 +103,8 @@ inline Img sobel(const Img& a) {
                     gx += kx[j + 1][i + 1] * l;
                     gy += kx[i + 1][j + 1] * l;
                 }
-            const int m = std::min(255, static_cast<int>(std::floor(std::sqrt(double(gx) * gx + double(gy) * gy) + 0.5)));
+            const int m =
+                std::min(255, static_cast<int>(std::floor(std::sqrt(double(gx) * gx + double(gy) * gy) + 0.5)));
             out.px[std::size_t(y) * a.w + x] = rgb(m, m, m);
         }
     return out;
@@ -128,7 +136,8 @@ inline Pixel palette(int n, int max_iter) {
 inline int max_diff(const std::vector<Pixel>& a, const std::vector<Pixel>& b) {
     int d = 0;
     for (std::size_t i = 0; i < a.size(); ++i)
-        d = std::max({d, std::abs(a[i].r - b[i].r), std::abs(a[i].g - b[i].g), std::abs(a[i].b - b[i].b), std::abs(a[i].a - b[i].a)});
+        d = std::max({d, std::abs(a[i].r - b[i].r), std::abs(a[i].g - b[i].g), std::abs(a[i].b - b[i].b),
+                      std::abs(a[i].a - b[i].a)});
     return d;
 }
 

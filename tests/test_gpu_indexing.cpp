@@ -42,14 +42,16 @@ protected:
         KC_CUDA_CHECK_THROW(cudaMemcpyAsync(pixels.data(), host.data(), pixels.bytes(), cudaMemcpyHostToDevice, s));
         if (writes) KC_CUDA_CHECK_THROW(cudaMemsetAsync(write_counts.data(), 0, write_counts.bytes(), s));
         if (sms) KC_CUDA_CHECK_THROW(cudaMemsetAsync(sm_ids.data(), 0xFF, sm_ids.bytes(), s));
-        const auto error = cuda_paint(job, info_.limits, pixels.data(), stream_.get(),
-                                      PixelRecord{sms ? sm_ids.data() : nullptr, writes ? write_counts.data() : nullptr});
+        const auto error =
+            cuda_paint(job, info_.limits, pixels.data(), stream_.get(),
+                       PixelRecord{sms ? sm_ids.data() : nullptr, writes ? write_counts.data() : nullptr});
         EXPECT_FALSE(error) << *error;
         KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
         KC_CUDA_CHECK_THROW(cudaMemcpy(host.data(), pixels.data(), pixels.bytes(), cudaMemcpyDeviceToHost));
         if (writes) {
             writes->resize(n);
-            KC_CUDA_CHECK_THROW(cudaMemcpy(writes->data(), write_counts.data(), write_counts.bytes(), cudaMemcpyDeviceToHost));
+            KC_CUDA_CHECK_THROW(
+                cudaMemcpy(writes->data(), write_counts.data(), write_counts.bytes(), cudaMemcpyDeviceToHost));
         }
         if (sms) {
             sms->resize(n);
@@ -93,11 +95,12 @@ TEST_F(GpuIndexing, ColumnsMatchesTheReference) {
         job.params.width = std::uniform_int_distribution<int>(1, 400)(rng);
         job.params.height = std::uniform_int_distribution<int>(1, 300)(rng);
         job.params.cell = std::uniform_int_distribution<int>(1, 40)(rng);
-        job.launch = {.block = {std::uniform_int_distribution<int>(1, 64)(rng), std::uniform_int_distribution<int>(1, 16)(rng), 1},
+        job.launch = {.block = {std::uniform_int_distribution<int>(1, 64)(rng),
+                                std::uniform_int_distribution<int>(1, 16)(rng), 1},
                       .mapping = Mapping::Columns};
         if (round % 3 == 0)
-            job.launch.auto_grid = false,
-            job.launch.grid = {std::uniform_int_distribution<int>(1, 9)(rng), std::uniform_int_distribution<int>(1, 9)(rng), 1};
+            job.launch.auto_grid = false, job.launch.grid = {std::uniform_int_distribution<int>(1, 9)(rng),
+                                                             std::uniform_int_distribution<int>(1, 9)(rng), 1};
         const int w = job.params.width, h = job.params.height;
         const Dim3 g = resolved_grid(job.launch, w, h);
         const LaunchConfig& c = job.launch;
@@ -110,8 +113,8 @@ TEST_F(GpuIndexing, ColumnsMatchesTheReference) {
             for (int y = 0; y < h; ++y)
                 for (int x = 0; x < w; ++x) want[std::size_t(y) * w + x] = uncovered_pixel(x, y);
             test::for_each_write(c, g, w, h, [&](const test::Thread& t, long long i) {
-                const ThreadCoords tc{unsigned(t.bx), unsigned(t.by), 0, unsigned(t.tx), unsigned(t.ty), 0,
-                                      unsigned(c.block.x), unsigned(c.block.y), 1, unsigned(g.x), unsigned(g.y), 1};
+                const ThreadCoords tc{unsigned(t.bx),      unsigned(t.by),      0, unsigned(t.tx), unsigned(t.ty), 0,
+                                      unsigned(c.block.x), unsigned(c.block.y), 1, unsigned(g.x),  unsigned(g.y),  1};
                 want[std::size_t(i)] = v == View::Block ? block_colour(tc, Mapping::Columns, unsigned(w))
                                                         : warp_colour(unsigned(t.ty * c.block.x + t.tx) / 32);
             });
@@ -190,7 +193,7 @@ TEST_F(GpuIndexing, OccupancyFiguresEqualTheOccupancyApi) {
     for (const Dim3 block : {Dim3{32, 8, 1}, Dim3{50, 20, 1}, Dim3{16, 16, 1}, Dim3{1024, 1, 1}, Dim3{7, 3, 1}}) {
         const int threads = static_cast<int>(block.count());
         for (const OpInfo& op : op_registry()) {
-            if (op.custom) continue; // their own kernels with fixed blocks: the panel's launch does not apply
+            if (op.custom) continue;    // their own kernels with fixed blocks: the panel's launch does not apply
             if (op.user_code) continue; // compiled at run time: test_user_kernel covers it
             const int from_api = cuda_max_active_blocks_per_sm(op.index, threads);
             const OccupancyFigures o = cuda_occupancy(info_, op.index, block, {80, 8, 1});
@@ -199,7 +202,8 @@ TEST_F(GpuIndexing, OccupancyFiguresEqualTheOccupancyApi) {
             EXPECT_EQ(o.blocks_per_sm, from_api) << what;
             EXPECT_EQ(o.blocks_per_wave, 1LL * from_api * info_.sm_count) << what;
             const long long warps = (threads + info_.warp_size - 1) / info_.warp_size;
-            EXPECT_DOUBLE_EQ(o.occupancy, double(from_api * warps) / (info_.max_threads_per_sm / info_.warp_size)) << what;
+            EXPECT_DOUBLE_EQ(o.occupancy, double(from_api * warps) / (info_.max_threads_per_sm / info_.warp_size))
+                << what;
             // Residency never exceeds what the thread limit alone allows.
             EXPECT_LE(1LL * from_api * threads, info_.max_threads_per_sm) << what;
             EXPECT_LE(o.occupancy, 1.0) << what;

@@ -30,7 +30,9 @@ protected:
         DeviceBuffer<Pixel> da(n), db(b ? n : 0), out(n);
         // On the painting stream (non-blocking): a pageable cudaMemcpy may return before its DMA lands.
         KC_CUDA_CHECK_THROW(cudaMemcpyAsync(da.data(), a.px.data(), da.bytes(), cudaMemcpyHostToDevice, stream_.get()));
-        if (b) KC_CUDA_CHECK_THROW(cudaMemcpyAsync(db.data(), b->px.data(), db.bytes(), cudaMemcpyHostToDevice, stream_.get()));
+        if (b)
+            KC_CUDA_CHECK_THROW(
+                cudaMemcpyAsync(db.data(), b->px.data(), db.bytes(), cudaMemcpyHostToDevice, stream_.get()));
         cuda_fill(out.data(), n, kPoison, stream_.get());
         PaintJob job;
         job.op = find_op(op)->index;
@@ -118,7 +120,8 @@ TEST_F(GpuOps, HistogramGlobalAndSharedEqualACpuCount) {
             p.variant = v;
             EXPECT_EQ(paint_gpu("histogram", a, nullptr, p), a.px);
             std::vector<std::uint32_t> bins(kHistogramBins);
-            KC_CUDA_CHECK_THROW(cudaMemcpy(bins.data(), ws_.bins[v].data(), ws_.bins[v].bytes(), cudaMemcpyDeviceToHost));
+            KC_CUDA_CHECK_THROW(
+                cudaMemcpy(bins.data(), ws_.bins[v].data(), ws_.bins[v].bytes(), cudaMemcpyDeviceToHost));
             for (int c = 0; c < 4; ++c)
                 for (int i = 0; i < 256; ++i)
                     ASSERT_EQ(bins[c * 256 + i], expected[c][i]) << "variant " << v << " channel " << c << " bin " << i;

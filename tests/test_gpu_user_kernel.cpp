@@ -32,7 +32,7 @@ Pixel gradient_at(int x, int y, int w, int h) {
 }
 
 class GpuUserKernel : public ::testing::Test {
-  protected:
+protected:
     void SetUp() override {
         if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
         if (auto why = nvrtc_unavailable_reason()) GTEST_SKIP() << *why;
@@ -264,7 +264,6 @@ TEST_F(GpuUserKernel, HeadlessCompileErrorAndPicture) {
     for (int y = 0; y < 200; ++y)
         for (int x = 0; x < 320; ++x)
             ASSERT_EQ(img.pixels[std::size_t(y) * 320 + x], gradient_at(x, y, 320, 200)) << x << "," << y;
-
 }
 
 // A kernel that faults exits 1, says why and saves its source. Opt-in: on the H200 machine a

@@ -25,16 +25,28 @@ TEST(Gui, ScriptedPanelChangesPaintTheReferencePictures) {
     std::ofstream(script) << "backend cpu\n"
                              "size 320x200\n"
                              "wait 3\n"
-                             "save " << dir << "/gradient.png\n"
+                             "save "
+                          << dir
+                          << "/gradient.png\n"
                              "op checkerboard\ncell 17\nwait 3\n"
-                             "save " << dir << "/checker.png\n"
+                             "save "
+                          << dir
+                          << "/checker.png\n"
                              "block 50x30\nwait 3\nstatus\n"
-                             "save " << dir << "/refused.png\n"
-                             "screenshot " << dir << "/refused_window.png\n"
+                             "save "
+                          << dir
+                          << "/refused.png\n"
+                             "screenshot "
+                          << dir
+                          << "/refused_window.png\n"
                              "block 50x20\nop blend\nweight 0.3\nwait 3\nstatus\n"
-                             "save " << dir << "/blend.png\n"
-                             "screenshot " << dir << "/window.png\n"
-                          << test::tune_and_apply_script() << "status\n"
+                             "save "
+                          << dir
+                          << "/blend.png\n"
+                             "screenshot "
+                          << dir << "/window.png\n"
+                          << test::tune_and_apply_script()
+                          << "status\n"
                              "quit\n";
     const auto r = test::run("--script " + script);
     ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -75,15 +87,23 @@ TEST(Gui, ColumnsMappingPaintsTheSamePictureAndTheTunerKeepsIt) {
     const std::string dir = ::testing::TempDir() + "/kc_gui_columns";
     std::filesystem::create_directories(dir);
     const std::string script = dir + "/script.txt";
-    std::ofstream(script) << "backend cpu\n"
-                             "size 320x200\n"
-                             "mapping columns\nblock 32x8\npanel indexing\ninspect 100,50\noutlines on\nwait 3\nstatus\n"
-                             "save " << dir << "/columns.png\n"
-                             "screenshot " << dir << "/window.png\n"
-                             "view warp\nstep 5\nwait 3\nstep off\nview pixels\ninspect off\n"
-                          << test::tune_and_apply_script() << "status\nview warp\nwait 2\n"
-                             "save " << dir << "/tuned_warps.png\n"
-                             "quit\n";
+    std::ofstream(script)
+        << "backend cpu\n"
+           "size 320x200\n"
+           "mapping columns\nblock 32x8\npanel indexing\ninspect 100,50\noutlines on\nwait 3\nstatus\n"
+           "save "
+        << dir
+        << "/columns.png\n"
+           "screenshot "
+        << dir
+        << "/window.png\n"
+           "view warp\nstep 5\nwait 3\nstep off\nview pixels\ninspect off\n"
+        << test::tune_and_apply_script()
+        << "status\nview warp\nwait 2\n"
+           "save "
+        << dir
+        << "/tuned_warps.png\n"
+           "quit\n";
     const auto r = test::run("--script " + script);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("status: ok"), std::string::npos) << r.output;
@@ -112,17 +132,24 @@ TEST(Gui, UserKernelOpSaysWhatItNeedsOrRuns) {
     const std::string dir = ::testing::TempDir() + "/kc_gui_kernel";
     std::filesystem::create_directories(dir);
     const std::string script = dir + "/script.txt";
-    std::ofstream(script) << "size 320x200\nwait 2\nop user_kernel\nwait 3\nstatus\n"
-                             "starter gradient\nwait 2\nstatus\n"
-                             "source -\nsource extern \"C\" __global__ void paint(Pixel* out) { oops }\ncompile\nwait 2\nstatus\n"
-                             "kernel " << dir << "/missing.cu\nwait 2\nstatus\n"
-                             "save " << dir << "/canvas.png\n"
-                             "screenshot " << dir << "/window.png\nquit\n";
+    std::ofstream(script)
+        << "size 320x200\nwait 2\nop user_kernel\nwait 3\nstatus\n"
+           "starter gradient\nwait 2\nstatus\n"
+           "source -\nsource extern \"C\" __global__ void paint(Pixel* out) { oops }\ncompile\nwait 2\nstatus\n"
+           "kernel "
+        << dir
+        << "/missing.cu\nwait 2\nstatus\n"
+           "save "
+        << dir
+        << "/canvas.png\n"
+           "screenshot "
+        << dir << "/window.png\nquit\n";
     const auto r = test::run("--script " + script);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("kernel file: cannot read '" + dir + "/missing.cu'"), std::string::npos) << r.output;
     if (r.output.find("compile: ok") == std::string::npos) {
-        EXPECT_NE(r.output.find("status: refused: the cpu backend cannot run your kernel"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find("status: refused: the cpu backend cannot run your kernel"), std::string::npos)
+            << r.output;
         // Nothing compiles on the CPU backend (the panel's Compile is disabled): no failed compile is reported.
         EXPECT_EQ(r.output.find("compile: failed"), std::string::npos) << r.output;
     } else {

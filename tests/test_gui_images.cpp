@@ -22,7 +22,8 @@ TEST(GuiImages, LoadBadFileKeepsImageAndSaves) {
     std::ofstream(script) << "op invert\nwait 2\nimage " << (dir / "missing.png").string() << "\nwait 2\nstatus\nsave "
                           << canvas << "\nquit\n";
     const std::string cmd = "xvfb-run -a -s '-screen 0 1280x900x24' " + std::string(KC_BINARY) +
-                            " --backend cpu --script " + script + " --image " + KC_ASSETS + "/logo.png >" + log + " 2>&1";
+                            " --backend cpu --script " + script + " --image " + KC_ASSETS + "/logo.png >" + log +
+                            " 2>&1";
     const int status = std::system(cmd.c_str());
     std::stringstream out;
     out << std::ifstream(log).rdbuf();

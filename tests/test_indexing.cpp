@@ -23,9 +23,9 @@ using test::Thread;
 constexpr Pixel kPoison{1, 2, 3, 4}; // alpha 4: no paint path writes it
 
 ThreadCoords coords(const Thread& t, const LaunchConfig& c, const Dim3& g) {
-    return ThreadCoords{unsigned(t.bx), unsigned(t.by), unsigned(t.bz), unsigned(t.tx), unsigned(t.ty), unsigned(t.tz),
-                        unsigned(c.block.x), unsigned(c.block.y), unsigned(c.block.z), unsigned(g.x), unsigned(g.y),
-                        unsigned(g.z)};
+    return ThreadCoords{unsigned(t.bx),      unsigned(t.by), unsigned(t.bz),      unsigned(t.tx),
+                        unsigned(t.ty),      unsigned(t.tz), unsigned(c.block.x), unsigned(c.block.y),
+                        unsigned(c.block.z), unsigned(g.x),  unsigned(g.y),       unsigned(g.z)};
 }
 
 // The colour a view gives a thread, from the view's definition written out here; the palettes
@@ -34,17 +34,22 @@ Pixel expected_colour(View v, const Thread& t, const LaunchConfig& c, const Dim3
     const int tib = (t.tz * c.block.y + t.ty) * c.block.x + t.tx;
     switch (v) {
     case View::Thread:
-        return make_pixel(c.block.x > 1 ? t.tx * 255 / (c.block.x - 1) : 0, c.block.y > 1 ? t.ty * 255 / (c.block.y - 1) : 0, 96);
-    case View::Lane: return make_pixel((tib % 32) * 255 / 31, 255 - (tib % 32) * 255 / 31, 160);
-    case View::Warp: return warp_colour(unsigned(tib / 32));
+        return make_pixel(c.block.x > 1 ? t.tx * 255 / (c.block.x - 1) : 0,
+                          c.block.y > 1 ? t.ty * 255 / (c.block.y - 1) : 0, 96);
+    case View::Lane:
+        return make_pixel((tib % 32) * 255 / 31, 255 - (tib % 32) * 255 / 31, 160);
+    case View::Warp:
+        return warp_colour(unsigned(tib / 32));
     case View::Linear: {
         const long long total = 1LL * c.block.x * c.block.y * g.x * g.y;
         const long long index = (1LL * t.by * g.x + t.bx) * c.block.x * c.block.y + 1LL * t.ty * c.block.x + t.tx;
         const int level = int(index * 255 / (total > 1 ? total - 1 : 1));
         return make_pixel(level, level, 255 - level / 2);
     }
-    case View::Block: return block_colour(coords(t, c, g), c.mapping, unsigned(width));
-    default: return view_colour(v, coords(t, c, g), 0, c.mapping, unsigned(width));
+    case View::Block:
+        return block_colour(coords(t, c, g), c.mapping, unsigned(width));
+    default:
+        return view_colour(v, coords(t, c, g), 0, c.mapping, unsigned(width));
     }
 }
 
@@ -176,7 +181,8 @@ TEST(Mappings, TutorialLinearBlockPaintsItsThousandPixels) {
 TEST(Mappings, FormulaShowsTheNumbers) {
     const LaunchConfig c = tutorial_preset();
     const std::string linear = mapping_formula(c, c.grid, 800, 800);
-    EXPECT_NE(linear.find("i = (blockIdx.x + blockIdx.y*80)*1000 + threadIdx.y*50 + threadIdx.x"), std::string::npos) << linear;
+    EXPECT_NE(linear.find("i = (blockIdx.x + blockIdx.y*80)*1000 + threadIdx.y*50 + threadIdx.x"), std::string::npos)
+        << linear;
     EXPECT_NE(linear.find("block b paints pixels 1000*b .. 1000*b + 999"), std::string::npos) << linear;
     LaunchConfig two_d = c;
     two_d.mapping = Mapping::TwoD;
@@ -201,7 +207,8 @@ TEST(InverseMapping, RoundTripsAgainstTheForwardMapping) {
         std::vector<std::vector<Thread>> writers(std::size_t(width) * height);
         std::vector<long long> pass_of(writers.size(), 0);
         std::vector<int> visits_by_thread;
-        test::for_each_write(c, g, width, height, [&](const Thread& t, long long i) { writers[std::size_t(i)].push_back(t); });
+        test::for_each_write(c, g, width, height,
+                             [&](const Thread& t, long long i) { writers[std::size_t(i)].push_back(t); });
         for (int y = 0; y < height; ++y)
             for (int x = 0; x < width; ++x) {
                 const auto& all = writers[std::size_t(y) * width + x];
@@ -229,7 +236,8 @@ TEST(InverseMapping, BlockRectsHoldExactlyTheBlocksPixels) {
         const int height = std::uniform_int_distribution<int>(1, 40)(rng);
         const LaunchConfig c = test::random_launch(rng, width, height);
         const Dim3 g = resolved_grid(c, width, height);
-        const Dim3 b{std::uniform_int_distribution<int>(0, g.x - 1)(rng), std::uniform_int_distribution<int>(0, g.y - 1)(rng), 0};
+        const Dim3 b{std::uniform_int_distribution<int>(0, g.x - 1)(rng),
+                     std::uniform_int_distribution<int>(0, g.y - 1)(rng), 0};
         std::vector<int> inside(std::size_t(width) * height, 0);
         for (const PixelRect& r : block_pixel_rects(c, g, width, height, b, 100000))
             for (int y = r.y; y < r.y + r.h; ++y)
@@ -238,7 +246,8 @@ TEST(InverseMapping, BlockRectsHoldExactlyTheBlocksPixels) {
             for (int x = 0; x < width; ++x) {
                 const PixelWriter w = thread_of_pixel(c, g, width, height, x, y);
                 const int want = w.covered && w.block_idx == b ? 1 : 0;
-                ASSERT_EQ(inside[std::size_t(y) * width + x], want) << x << "," << y << " " << describe(c, g, width, height);
+                ASSERT_EQ(inside[std::size_t(y) * width + x], want)
+                    << x << "," << y << " " << describe(c, g, width, height);
             }
     }
 }
@@ -251,7 +260,8 @@ TEST(InverseMapping, BlockOutlinesEncloseTheBlocksPixels) {
         const int height = std::uniform_int_distribution<int>(1, 40)(rng);
         const LaunchConfig c = test::random_launch(rng, width, height);
         const Dim3 g = resolved_grid(c, width, height);
-        const Dim3 b{std::uniform_int_distribution<int>(0, g.x - 1)(rng), std::uniform_int_distribution<int>(0, g.y - 1)(rng), 0};
+        const Dim3 b{std::uniform_int_distribution<int>(0, g.x - 1)(rng),
+                     std::uniform_int_distribution<int>(0, g.y - 1)(rng), 0};
         long long area2 = 0; // twice the enclosed area
         for (const Outline& o : block_outlines(c, g, width, height, b, 100000))
             for (std::size_t i = 0; i < o.size(); ++i) {
@@ -310,10 +320,12 @@ TEST(Columns, InverseAgreesWithTheReferenceForEveryPixel) {
     for (auto [w, h] : {std::pair{1, 1}, {3, 5}, {7, 3}, {33, 17}, {31, 65}, {45, 9}})
         for (const Dim3 block : {Dim3{32, 1, 1}, Dim3{1, 32, 1}, Dim3{5, 3, 1}, Dim3{7, 7, 1}, Dim3{3, 11, 1}})
             for (const bool auto_grid : {true, false}) {
-                const LaunchConfig c{.block = block, .grid = {2, 3, 1}, .auto_grid = auto_grid, .mapping = Mapping::Columns};
+                const LaunchConfig c{
+                    .block = block, .grid = {2, 3, 1}, .auto_grid = auto_grid, .mapping = Mapping::Columns};
                 const Dim3 g = resolved_grid(c, w, h);
                 std::vector<std::vector<Thread>> writers(std::size_t(w) * h);
-                test::for_each_write(c, g, w, h, [&](const Thread& t, long long i) { writers[std::size_t(i)].push_back(t); });
+                test::for_each_write(c, g, w, h,
+                                     [&](const Thread& t, long long i) { writers[std::size_t(i)].push_back(t); });
                 for (int y = 0; y < h; ++y)
                     for (int x = 0; x < w; ++x) {
                         const auto& all = writers[std::size_t(y) * w + x];
@@ -337,10 +349,12 @@ TEST(Columns, TooSmallGridLeavesExactlyTheReferencesPixelsUncovered) {
         PaintJob job;
         job.params.width = std::uniform_int_distribution<int>(1, 90)(rng);
         job.params.height = std::uniform_int_distribution<int>(1, 70)(rng);
-        job.launch = {.block = {std::uniform_int_distribution<int>(1, 40)(rng), std::uniform_int_distribution<int>(1, 12)(rng), 1},
-                      .grid = {std::uniform_int_distribution<int>(1, 5)(rng), std::uniform_int_distribution<int>(1, 5)(rng), 1},
-                      .auto_grid = false,
-                      .mapping = Mapping::Columns};
+        job.launch = {
+            .block = {std::uniform_int_distribution<int>(1, 40)(rng), std::uniform_int_distribution<int>(1, 12)(rng),
+                      1},
+            .grid = {std::uniform_int_distribution<int>(1, 5)(rng), std::uniform_int_distribution<int>(1, 5)(rng), 1},
+            .auto_grid = false,
+            .mapping = Mapping::Columns};
         job.view = round % 2 ? View::Pixels : View::Block;
         const int w = job.params.width, h = job.params.height;
         const Dim3 g = job.launch.grid;
@@ -352,7 +366,8 @@ TEST(Columns, TooSmallGridLeavesExactlyTheReferencesPixelsUncovered) {
             for (int x = 0; x < w; ++x) {
                 const std::size_t i = std::size_t(y) * w + x;
                 covered += written[i];
-                ASSERT_EQ(out[i] == uncovered_pixel(x, y), !written[i]) << x << "," << y << " " << describe(job.launch, g, w, h);
+                ASSERT_EQ(out[i] == uncovered_pixel(x, y), !written[i])
+                    << x << "," << y << " " << describe(job.launch, g, w, h);
                 ASSERT_FALSE(out[i] == kPoison);
             }
         EXPECT_EQ(coverage(job.launch, w, h).covered_pixels, covered) << describe(job.launch, g, w, h);
@@ -396,7 +411,7 @@ TEST(Columns, WarpStoresTouchOneLinePerLane) {
     // and a 2d warp down a column.
     EXPECT_EQ(stores(Mapping::Columns, {1, 32, 1}).cache_lines, 1);
     EXPECT_EQ(stores(Mapping::TwoD, {1, 32, 1}).cache_lines, 32);
-    EXPECT_EQ(stores(Mapping::Columns, {8, 4, 1}).cache_lines, 8); // 4 neighbours in each of 8 rows
+    EXPECT_EQ(stores(Mapping::Columns, {8, 4, 1}).cache_lines, 8);  // 4 neighbours in each of 8 rows
     EXPECT_EQ(stores(Mapping::TwoD, {32, 8, 1}, 4).cache_lines, 4); // 512 bytes of 16-byte stores
     EXPECT_EQ(stores(Mapping::Linear, {50, 20, 1}).cache_lines, 1);
     EXPECT_EQ(first_warp_stores({.block = {32, 8, 1}, .mapping = Mapping::Columns}, 5, 3).lanes, 3); // a 3-row canvas
@@ -412,22 +427,22 @@ TEST(Coverage, SmRecordNamesAWorker) {
 
 TEST(StepMode, OnlyTheFirstBlocksInLaunchOrderPaint) {
     for (Mapping m : {Mapping::TwoD, Mapping::Columns}) { // columns: launch order walks down first
-    PaintJob job;
-    job.params.width = 40, job.params.height = 30;
-    job.launch = {.block = {8, 8, 1}, .mapping = m};
-    job.view = View::Block;
-    const Dim3 g = resolved_grid(job.launch, 40, 30); // 5x4 blocks (4x5 for columns)
-    for (long long limit : {0LL, 1LL, 7LL, 19LL, 20LL, 100LL}) {
-        job.max_blocks = limit;
-        const auto out = emulate(job);
-        for (int y = 0; y < 30; ++y)
-            for (int x = 0; x < 40; ++x) {
-                const PixelWriter w = thread_of_pixel(job.launch, g, 40, 30, x, y);
-                const bool painted = w.block_in_launch < limit;
-                ASSERT_EQ(out[std::size_t(y) * 40 + x] == uncovered_pixel(x, y), !painted)
-                    << mapping_name(m) << " " << limit << " " << x << "," << y;
-            }
-    }
+        PaintJob job;
+        job.params.width = 40, job.params.height = 30;
+        job.launch = {.block = {8, 8, 1}, .mapping = m};
+        job.view = View::Block;
+        const Dim3 g = resolved_grid(job.launch, 40, 30); // 5x4 blocks (4x5 for columns)
+        for (long long limit : {0LL, 1LL, 7LL, 19LL, 20LL, 100LL}) {
+            job.max_blocks = limit;
+            const auto out = emulate(job);
+            for (int y = 0; y < 30; ++y)
+                for (int x = 0; x < 40; ++x) {
+                    const PixelWriter w = thread_of_pixel(job.launch, g, 40, 30, x, y);
+                    const bool painted = w.block_in_launch < limit;
+                    ASSERT_EQ(out[std::size_t(y) * 40 + x] == uncovered_pixel(x, y), !painted)
+                        << mapping_name(m) << " " << limit << " " << x << "," << y;
+                }
+        }
     }
 }
 

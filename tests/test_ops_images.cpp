@@ -28,7 +28,7 @@ struct CpuRun {
 
 // Paints `op` over the images on the CPU backend, into a poisoned buffer.
 CpuRun paint_cpu(std::string_view op, const ref::Img& a, const ref::Img* b = nullptr, OpParams p = {},
-              LaunchConfig launch = {}) {
+                 LaunchConfig launch = {}) {
     PaintJob job;
     const OpInfo* info = find_op(op);
     EXPECT_NE(info, nullptr) << op;
@@ -254,9 +254,7 @@ struct TempDir {
     std::string operator/(const std::string& name) const { return (path / name).string(); }
 };
 
-void write_bytes(const std::string& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary) << bytes;
-}
+void write_bytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 std::string read_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
@@ -316,7 +314,9 @@ TEST(ImageFiles, BadFilesAreRefusedWithAReason) {
     write_bytes(dir / "corrupt.png", corrupt);
     // A BMP header that claims 20000 x 20000 pixels, with no pixel data: refused before decoding.
     std::string bmp(54, '\0');
-    auto put32 = [&](int at, std::uint32_t v) { for (int k = 0; k < 4; ++k) bmp[at + k] = char(v >> (8 * k)); };
+    auto put32 = [&](int at, std::uint32_t v) {
+        for (int k = 0; k < 4; ++k) bmp[at + k] = char(v >> (8 * k));
+    };
     bmp[0] = 'B', bmp[1] = 'M';
     put32(2, 54), put32(10, 54), put32(14, 40), put32(18, 20000), put32(22, 20000);
     bmp[26] = 1, bmp[28] = 24;
@@ -325,11 +325,14 @@ TEST(ImageFiles, BadFilesAreRefusedWithAReason) {
     std::vector<Pixel> row(16385, Pixel{1, 2, 3, 255});
     ASSERT_FALSE(write_image(dir / "wide.png", 16385, 1, row));
 
-    const std::vector<std::pair<std::string, std::string>> cases{
-        {dir / "missing.png", "no such file"},  {dir / "empty.png", "empty"},
-        {dir / "text.png", "not an image"},     {dir / "truncated.png", "corrupt or truncated"},
-        {dir / "corrupt.png", "corrupt or truncated"}, {dir / "huge.bmp", "too large"},
-        {dir / "wide.png", "too large"},        {dir.path.string(), "directory"}};
+    const std::vector<std::pair<std::string, std::string>> cases{{dir / "missing.png", "no such file"},
+                                                                 {dir / "empty.png", "empty"},
+                                                                 {dir / "text.png", "not an image"},
+                                                                 {dir / "truncated.png", "corrupt or truncated"},
+                                                                 {dir / "corrupt.png", "corrupt or truncated"},
+                                                                 {dir / "huge.bmp", "too large"},
+                                                                 {dir / "wide.png", "too large"},
+                                                                 {dir.path.string(), "directory"}};
     for (const auto& [path, why] : cases) {
         Image im;
         im.width = 7;
@@ -371,7 +374,8 @@ TEST(ImageFiles, FailedLoadKeepsTheCurrentImage) {
 // ---- the kcanvas binary, headless --------------------------------------------------------------
 
 int run_kcanvas(const std::string& args) {
-    const int status = std::system((std::string(KC_BINARY) + " --headless --backend cpu --frames 1 " + args + " >/dev/null 2>&1").c_str());
+    const int status = std::system(
+        (std::string(KC_BINARY) + " --headless --backend cpu --frames 1 " + args + " >/dev/null 2>&1").c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

@@ -24,7 +24,7 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 class Nvrtc : public ::testing::Test {
-  protected:
+protected:
     void SetUp() override {
         if (auto why = nvrtc_unavailable_reason()) GTEST_SKIP() << *why;
     }

@@ -6,7 +6,6 @@
 
 namespace kc {
 
-
 // One output pixel from any pixel source `at(x, y)` that already clamps: integer mean, rounded.
 template <class At>
 KC_HD Pixel box_mean(int x, int y, int r, At&& at) {
@@ -31,7 +30,8 @@ struct BoxBlurOp : CustomOp {
     static void cpu_paint(const OpParams& p, Pixel* out, OpOutputs*) {
         parallel_rows(p.height, [&](int y) {
             for (int x = 0; x < p.width; ++x)
-                out[1LL * y * p.width + x] = box_mean(x, y, p.radius, [&](int u, int v) { return source_a_clamped(u, v, p); });
+                out[1LL * y * p.width + x] =
+                    box_mean(x, y, p.radius, [&](int u, int v) { return source_a_clamped(u, v, p); });
         });
     }
     static void cuda_launch(const CudaCustomLaunch& l);

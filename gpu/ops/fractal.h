@@ -41,7 +41,8 @@ struct MandelbrotOp : PerPixelOp {
         "c = centre + (x - W/2, y - H/2)*scale, z0 = 0, z <- z^2 + c until |z| > 2 or n = max_iter; colour(n/max_iter)";
     static constexpr int bytes_read_per_pixel = 0;
 
-    template <class T> KC_HD static Pixel at(int x, int y, const OpParams& p) {
+    template <class T>
+    KC_HD static Pixel at(int x, int y, const OpParams& p) {
         T cx, cy;
         plane_point<T>(x, y, p, cx, cy);
         return fractal_colour(escape_iterations<T>(T(0), T(0), cx, cy, p.max_iter), p.max_iter);
@@ -59,11 +60,13 @@ struct JuliaOp : PerPixelOp {
         "z0 = centre + (x - W/2, y - H/2)*scale, z <- z^2 + k (k = julia re, im) until |z| > 2 or n = max_iter";
     static constexpr int bytes_read_per_pixel = 0;
 
-    template <class T> KC_HD static Pixel at(int x, int y, const OpParams& p) {
+    template <class T>
+    KC_HD static Pixel at(int x, int y, const OpParams& p) {
         T zx, zy;
         plane_point<T>(x, y, p, zx, zy);
-        return fractal_colour(escape_iterations<T>(zx, zy, static_cast<T>(p.julia_re), static_cast<T>(p.julia_im), p.max_iter),
-                              p.max_iter);
+        return fractal_colour(
+            escape_iterations<T>(zx, zy, static_cast<T>(p.julia_re), static_cast<T>(p.julia_im), p.max_iter),
+            p.max_iter);
     }
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {
         return p.use_double ? at<double>(x, y, p) : at<float>(x, y, p);

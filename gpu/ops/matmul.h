@@ -39,7 +39,8 @@ struct MatmulOp : CustomOp {
         "C[i][j] = sum_k A[i][k]*B[k][j], N x N floats; pixel (x, y) shows C[y*N/H][x*N/W] blue-white-red";
     static constexpr unsigned uses = kUsesMatmulN;
     static constexpr int bytes_read_per_pixel = 0; // see GFLOP/s instead
-    static constexpr std::array<std::string_view, 2> variant_names{"naive (global memory)", "tiled 16x16 (shared memory)"};
+    static constexpr std::array<std::string_view, 2> variant_names{"naive (global memory)",
+                                                                   "tiled 16x16 (shared memory)"};
     static double flops(const OpParams& p) { return 2.0 * p.matmul_n * p.matmul_n * p.matmul_n; }
     // own_launch (CustomOp's 16x16 tiles) is the heatmap's, which writes the canvas.
     static constexpr const char* launch_note =
@@ -50,7 +51,8 @@ struct MatmulOp : CustomOp {
         const int n = p.matmul_n;
         std::vector<float> a(1ULL * n * n), b(1ULL * n * n), c(1ULL * n * n, 0.0f);
         for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j) a[1ULL * i * n + j] = matmul_input(i, j, n, 0), b[1ULL * i * n + j] = matmul_input(i, j, n, 1);
+            for (int j = 0; j < n; ++j)
+                a[1ULL * i * n + j] = matmul_input(i, j, n, 0), b[1ULL * i * n + j] = matmul_input(i, j, n, 1);
         parallel_rows(n, [&](int i) { // i-k-j order: rows of B and C stream through the cache
             for (int k = 0; k < n; ++k) {
                 const float aik = a[1ULL * i * n + k];
@@ -58,7 +60,8 @@ struct MatmulOp : CustomOp {
             }
         });
         for (int y = 0; y < p.height; ++y)
-            for (int x = 0; x < p.width; ++x) out[1LL * y * p.width + x] = heat_colour(c[heat_index(x, y, p.width, p.height, n)], n);
+            for (int x = 0; x < p.width; ++x)
+                out[1LL * y * p.width + x] = heat_colour(c[heat_index(x, y, p.width, p.height, n)], n);
         if (outputs) outputs->matmul_c = std::move(c);
     }
     static void cuda_launch(const CudaCustomLaunch& l);

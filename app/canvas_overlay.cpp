@@ -54,7 +54,7 @@ void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const Launch
 void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w,
                            int h) {
     // A dark line under a light one: visible on light and dark views alike.
-    for (const auto [colour, thickness] :
+    for (const auto& [colour, thickness] :
          {std::pair{IM_COL32(0, 0, 0, 160), 3.0f}, std::pair{IM_COL32(255, 255, 255, 230), 1.0f}})
         draw_block_boundaries(d, t, l, grid, w, h, colour, thickness);
 }

@@ -37,7 +37,7 @@ struct OpParams {
     // Divisions by the canvas size and cell without integer division; set by prepare_divisors()
     // just before a launch (the backends do it; code calling an op's functor directly must too),
     // valid for numerators below 2^31.
-    FastDiv by_width, by_height, by_cell;
+    FastDiv by_width{}, by_height{}, by_cell{};
 };
 
 inline void prepare_divisors(OpParams& p) {

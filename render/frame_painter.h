@@ -25,7 +25,7 @@
 namespace kc {
 
 enum class Backend { CudaInterop, CudaStaged, Cpu };
-constexpr std::array kAllBackends{Backend::CudaInterop, Backend::CudaStaged, Backend::Cpu};
+inline constexpr std::array kAllBackends{Backend::CudaInterop, Backend::CudaStaged, Backend::Cpu};
 std::string_view backend_name(Backend b);
 std::optional<Backend> parse_backend(std::string_view name);
 
@@ -36,7 +36,7 @@ std::optional<Backend> parse_backend(std::string_view name);
 //   surface  the kernel writes CUDA memory; a copy kernel writes it into the GL texture through
 //            a surface object: no GL upload
 enum class Present { PixelBuffer, Texture, Surface };
-constexpr std::array kAllPresents{Present::PixelBuffer, Present::Texture, Present::Surface};
+inline constexpr std::array kAllPresents{Present::PixelBuffer, Present::Texture, Present::Surface};
 std::string_view present_name(Present p);
 std::optional<Present> parse_present(std::string_view name);
 

@@ -54,7 +54,7 @@ inline std::vector<int> writes_per_pixel(const LaunchConfig& c, const Dim3& g, i
 }
 
 // Random small launches: every mapping, odd sizes, sometimes a hand-set grid too small or too large.
-inline LaunchConfig random_launch(std::mt19937& rng, int width, int height) {
+inline LaunchConfig random_launch(std::mt19937& rng, int /*width*/, int /*height*/) {
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     LaunchConfig c;
     c.mapping = kAllMappings[pick(0, static_cast<int>(std::size(kAllMappings)) - 1)];

@@ -189,8 +189,9 @@ TEST(GuiPanels, NoGpuIsSaidOnceInPlainWords) {
     ASSERT_GT(why.size(), 10u) << top;
     EXPECT_EQ(top.find(why, line + why.size()), std::string::npos) << "the reason is said twice\n" << top;
     EXPECT_NE(device.find("No CUDA device (see the top of the panel)"), std::string::npos) << device;
-    if (device.find("What works") == std::string::npos) // scrolled past the top: the Device section alone
+    if (device.find("What works") == std::string::npos) { // scrolled past the top: the Device section alone
         EXPECT_EQ(device.find(why), std::string::npos) << "the Device section repeats the reason\n" << device;
+    }
 }
 
 } // namespace

@@ -134,8 +134,9 @@ TEST(UserDataDir, FollowsXdgDataHomeElseHome) {
     ::setenv("XDG_DATA_HOME", "/tmp/xdg", 1);
     EXPECT_EQ(user_data_dir(), fs::path("/tmp/xdg/kcanvas"));
     ::unsetenv("XDG_DATA_HOME");
-    if (const char* home = std::getenv("HOME"); home && *home)
+    if (const char* home = std::getenv("HOME"); home && *home) {
         EXPECT_EQ(user_data_dir(), fs::path(home) / ".local/share/kcanvas");
+    }
     if (!saved_xdg.empty()) ::setenv("XDG_DATA_HOME", saved_xdg.c_str(), 1);
 }
 

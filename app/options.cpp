@@ -24,7 +24,7 @@ bool parse_size(const std::string& text, int& w, int& h) {
     return true;
 }
 
-// A finite number and nothing else ("nan" and "inf" parse, and are refused by param_error).
+// A number and nothing else ("nan" and "inf" parse here, and param_error refuses them).
 std::optional<double> parse_number(const std::string& text) {
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);

@@ -153,6 +153,19 @@ int run_bench(const BenchOptions& o) {
         mappings.push_back(*mapping);
     }
     if (mappings.empty()) mappings.push_back(Mapping::TwoD);
+    for (int ppt : o.pixels_per_thread)
+        if (ppt != 1 && ppt != 4) {
+            fmt::print(stderr, "kcanvas bench: --pixels-per-thread {} is not 1 or 4\n", ppt);
+            return 2;
+        }
+    // A list given empty ("--sizes ''") leaves nothing to time: say so rather than print an empty table.
+    for (const auto& [flag, count] :
+         {std::pair{"--sizes", o.sizes.size()}, std::pair{"--backend", o.backends.size()},
+          std::pair{"--present", o.presents.size()}, std::pair{"--pixels-per-thread", o.pixels_per_thread.size()}})
+        if (count == 0) {
+            fmt::print(stderr, "kcanvas bench: {} is empty: nothing to time\n", flag);
+            return 2;
+        }
     const auto block = parse_dim3(o.block);
     if (!block) {
         fmt::print(stderr, "kcanvas bench: bad --block '{}'\n", o.block);
@@ -430,6 +443,13 @@ int run_bench(const BenchOptions& o) {
             }
         }
         fmt::print(stderr, "\r{:<100}\r", "");
+        if (rows.empty()) {
+            fmt::print(stderr,
+                       "kcanvas bench: these options give no rows to time ({}4 pixels per thread runs only on "
+                       "cuda-interop with the 2d mapping and a per-pixel op; user_kernel only on CUDA)\n",
+                       paths.empty() ? "none of the backends asked for is available; " : "");
+            return 2;
+        }
         fmt::print(
             "{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>10} {:>10} {:>8} {:>10} {:>9} {:>7} {:>8} {:>8} {:>8} {:>9}\n",
             "op", "size", "backend", "present", "mapping", "ppt", "frame us", "stream us", "draw us", "kernel us",

@@ -1,11 +1,15 @@
 #include "options.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "atomic_file.h"
 #include "image_io.h"
 #include "kernel_files.h"
+#include "param_limits.h"
 #include "registry.h"
 
 namespace kc {
@@ -14,9 +18,35 @@ namespace {
 
 bool parse_size(const std::string& text, int& w, int& h) {
     const auto d = parse_dim3(text);
-    if (!d || d->z != 1 || text.find_first_of("xX") == std::string::npos) return false;
+    const auto separators = std::count_if(text.begin(), text.end(), [](char c) { return c == 'x' || c == 'X'; });
+    if (!d || d->z != 1 || separators != 1) return false;
     w = d->x, h = d->y;
     return true;
+}
+
+// A number and nothing else ("nan" and "inf" parse here, and param_error refuses them).
+std::optional<double> parse_number(const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
+    return v;
+}
+
+// "--center X Y" becomes "--center=X,Y", so that values starting with '-' ("-0.5", "-inf") are not
+// taken for flags.
+std::vector<std::string> join_center_values(int argc, char** argv) {
+    std::vector<std::string> args(argv, argv + argc);
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] != "--center") continue;
+        std::string joined = "--center=";
+        std::size_t taken = 0;
+        while (taken < 2 && i + 1 + taken < args.size() && args[i + 1 + taken].rfind("--", 0) != 0)
+            joined += (taken ? "," : "") + args[i + 1 + taken++];
+        if (taken == 0) continue;
+        args[i] = joined;
+        args.erase(args.begin() + i + 1, args.begin() + i + 1 + taken);
+    }
+    return args;
 }
 
 } // namespace
@@ -44,26 +74,30 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
                    "fitted to the canvas by nearest-neighbour resize, once on load");
     app.add_option("--image2", o.image2, "Input image B (add, blend), fitted to the canvas likewise");
     std::string variant = "naive";
-    app.add_option("--level", o.params.level, "threshold: gray >= level is white")
-        ->check(CLI::Range(0, 256))
-        ->capture_default_str();
-    app.add_option("--radius", o.params.radius, "box_blur radius (window 2r+1)")
-        ->check(CLI::Range(0, 16))
-        ->capture_default_str();
+    // The ops' numbers are read as text and checked by param_error (gpu/param_limits.h) after parsing.
+    std::vector<std::pair<std::string, std::string>> numbers; // (name, the text given)
+    auto number_option = [&](const std::string& name, const std::string& help) {
+        const ParamLimit* l = find_param_limit(name);
+        return app
+            .add_option_function<std::string>(
+                "--" + name, [&numbers, name](const std::string& text) { numbers.emplace_back(name, text); },
+                fmt::format("{} ({:g}..{:g}, default {:g})", help, l->lo, l->hi, l->default_value))
+            ->type_name(l->whole ? "INT" : "FLOAT");
+    };
+    number_option("level", "threshold: gray >= level is white");
+    number_option("radius", "box_blur radius (window 2r+1)");
     app.add_option("--variant", variant,
                    "box_blur, sobel, histogram, matmul: naive (global memory) or tiled (shared memory)")
         ->capture_default_str();
-    app.add_option("--iter", o.params.max_iter, "mandelbrot/julia: maximum iterations")
-        ->check(CLI::Range(1, 100000))
-        ->capture_default_str();
+    number_option("iter", "mandelbrot/julia: maximum iterations");
     app.add_flag("--double", o.params.use_double, "mandelbrot/julia: iterate in double precision");
-    std::vector<double> center;
-    app.add_option("--center", center, "mandelbrot/julia: centre of the view X Y")->expected(2);
-    double zoom = 1.0;
-    app.add_option("--zoom", zoom, "mandelbrot/julia: zoom (1: 3 units across 800 pixels)")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    app.add_option("--matmul-n", o.params.matmul_n, "matmul: N (multiple of 16, 16..4096)")->capture_default_str();
+    std::vector<std::string> center;
+    app.add_option("--center", center, "mandelbrot/julia: centre of the view X Y (each -1000..1000)")
+        ->expected(2)
+        ->delimiter(',')
+        ->allow_extra_args(false);
+    number_option("zoom", "mandelbrot/julia: zoom (1: 3 units across 800 pixels)");
+    number_option("matmul-n", "matmul: N, a multiple of 16");
     app.add_option("--block", block, "Threads per block XxY (or XxYxZ)")->capture_default_str();
     app.add_option("--grid", grid, "Blocks per grid XxY, or auto (rounded up to cover the canvas)")
         ->capture_default_str();
@@ -80,12 +114,8 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     app.add_flag(
         "--tutorial", tutorial,
         "The PyCUDA tutorial's launch: block 50x20, grid 80x8, linear mapping (overrides --block/--grid/--mapping)");
-    app.add_option("--weight", o.weight, "Blend weight of A (0..1)")
-        ->check(CLI::Range(0.0f, 1.0f))
-        ->capture_default_str();
-    app.add_option("--cell", o.cell, "Checkerboard cell size in pixels")
-        ->check(CLI::Range(1, 16384))
-        ->capture_default_str();
+    number_option("weight", "Blend weight of A");
+    number_option("cell", "Checkerboard cell size in pixels");
     app.add_option("--frames", o.frames, "Headless: frames to render (timings are over these)")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
@@ -151,7 +181,10 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     bench_cmd->add_flag("--sweep-blocks", bench.sweep_blocks, "Time every block shape per op and size; print the best");
 
     try {
-        app.parse(argc, argv);
+        std::vector<std::string> args = join_center_values(argc, argv);
+        std::reverse(args.begin() + 1, args.end()); // CLI11 takes the arguments last first
+        args.erase(args.begin());
+        app.parse(args);
     } catch (const CLI::CallForHelp& e) {
         std::fputs(app.help().c_str(), stdout);
         return 0;
@@ -178,10 +211,29 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         o.params.variant = 1;
     else
         return fail(fmt::format("unknown --variant '{}': choose naive or tiled", variant));
-    if (center.size() == 2)
-        o.params.center_x = center[0], o.params.center_y = center[1];
-    else if (o.op == "julia")
+    double zoom = 1.0;
+    for (const auto& [name, text] : numbers) {
+        const auto v = parse_number(text);
+        if (!v) return fail(fmt::format("--{} '{}' is not a number", name, text));
+        if (auto e = param_error(name, *v)) return fail("--" + *e);
+        if (name == "weight") o.weight = float(*v);
+        if (name == "cell") o.cell = int(*v);
+        if (name == "level") o.params.level = int(*v);
+        if (name == "radius") o.params.radius = int(*v);
+        if (name == "iter") o.params.max_iter = int(*v);
+        if (name == "matmul-n") o.params.matmul_n = int(*v);
+        if (name == "zoom") zoom = *v;
+    }
+    if (center.size() == 2) {
+        for (int i = 0; i < 2; ++i) {
+            const auto v = parse_number(center[i]);
+            if (!v) return fail(fmt::format("--center '{}' is not a number", center[i]));
+            if (auto e = param_error(i ? "center-y" : "center-x", *v)) return fail("--center: " + *e);
+            (i ? o.params.center_y : o.params.center_x) = *v;
+        }
+    } else if (o.op == "julia") {
         o.params.center_x = 0.0;
+    }
     o.params.scale = 3.0 / 800 / zoom;
     if (o.image.empty() && !o.image2.empty()) return fail("--image2 needs --image");
     if (!o.kernel_path.empty()) {

@@ -9,6 +9,7 @@
 #include "image_io.h"
 #include "kernel_panel.h"
 #include "panel_text.h"
+#include "param_limits.h"
 #include "registry.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
@@ -35,6 +36,15 @@ void help_marker(const char* text) {
 
 // The Julia set is centred on 0, the Mandelbrot set on -0.5 (as --op gives them): a switch
 // between the two recentres the view instead of showing one off-centre in the other's place.
+// Runs the control that edits `value`; a value the parameter table refuses (a typed NaN, a number
+// out of range) leaves the old one.
+template <typename T, typename Control>
+void checked_param(std::string_view name, T& value, Control control) {
+    const T old = value;
+    control();
+    if (param_error(name, double(value))) value = old;
+}
+
 void select_op(PaintJob& job, const OpInfo& op) {
     const bool was_julia = (op_registry()[job.op].uses & kUsesJulia) != 0, is_julia = (op.uses & kUsesJulia) != 0;
     if ((op.uses & kUsesFractal) && was_julia != is_julia) {
@@ -79,17 +89,18 @@ void operation_section(UiState& s, const PanelContext& ctx) {
                 : "The other variant runs first, timed; the selected one paints the canvas.");
     }
     if (op.uses & kUsesWeight) {
-        ui::SliderFloat("Blend weight", &p.weight, 0.0f, 1.0f, "%.3f");
+        checked_param("weight", p.weight, [&] { ui::SliderFloat("Blend weight", &p.weight, 0.0f, 1.0f, "%.3f"); });
         help_marker("blend = round(w*A + (1-w)*B). The tutorial's 3/4 - 1/4 merge is 0.75.");
     }
     if (op.uses & kUsesCell) {
-        ui::SliderInt("Cell size", &p.cell, 1, 400);
-        p.cell = std::max(1, p.cell);
+        checked_param("cell", p.cell, [&] { ui::SliderInt("Cell size", &p.cell, 1, 400); });
     }
-    if (op.uses & kUsesLevel) ui::SliderInt("Level", &p.level, 0, 256);
-    if (op.uses & kUsesRadius) ui::SliderInt("Radius", &p.radius, 0, kMaxBlurRadius);
+    if (op.uses & kUsesLevel) checked_param("level", p.level, [&] { ui::SliderInt("Level", &p.level, 0, 256); });
+    if (op.uses & kUsesRadius)
+        checked_param("radius", p.radius, [&] { ui::SliderInt("Radius", &p.radius, 0, kMaxBlurRadius); });
     if (op.uses & kUsesFractal) {
-        ui::SliderInt("Iterations", &p.max_iter, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic);
+        checked_param("iter", p.max_iter,
+                      [&] { ui::SliderInt("Iterations", &p.max_iter, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic); });
         ui::Checkbox("Double precision", &p.use_double);
         help_marker("Float runs out of precision after a zoom of about 10^4: the picture turns blocky. Double "
                     "goes to about 10^13, at a cost that depends on the GPU's FP64 rate.");
@@ -102,8 +113,10 @@ void operation_section(UiState& s, const PanelContext& ctx) {
         }
     }
     if (op.uses & kUsesMatmulN) {
-        ui::SliderInt("N", &p.matmul_n, 16, 4096, "%d", ImGuiSliderFlags_Logarithmic);
-        p.matmul_n = std::clamp(p.matmul_n / 16 * 16, 16, 4096);
+        checked_param("matmul-n", p.matmul_n, [&] {
+            ui::SliderInt("N", &p.matmul_n, 16, 4096, "%d", ImGuiSliderFlags_Logarithmic);
+            p.matmul_n = p.matmul_n / 16 * 16; // the slider's steps between multiples of 16
+        });
         wrapped_disabled("A, B: fixed pseudo-random values in [-1, 1]; C = A*B as blue-white-red.");
     }
     if ((op.uses & (kUsesImageA | kUsesImageB)) && !s.sources.loaded(0))

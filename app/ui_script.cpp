@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "kernel_editor.h"
+#include "param_limits.h"
 #include "registry.h"
 #include "user_kernel.h"
 #include "widgets.h"
@@ -58,6 +59,13 @@ double UiScript::number(const Command& c, double lo, double hi, bool whole) cons
     const bool parsed = (in >> v) && !(in >> rest) && std::isfinite(v) && (!whole || v == std::floor(v));
     if (!parsed || v < lo || v > hi)
         fail(c, fmt::format("needs {} from {} to {}", whole ? "a whole number" : "a number", lo, hi));
+    return v;
+}
+
+double UiScript::param(const Command& c, std::string_view name) const {
+    const ParamLimit* l = find_param_limit(name);
+    const double v = number(c, l->lo, l->hi, l->whole);
+    if (auto e = param_error(name, v)) fail(c, *e);
     return v;
 }
 
@@ -229,9 +237,9 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
             if (!v) throw bad("unknown view");
             s.job.view = *v;
         } else if (c.verb == "weight") {
-            s.job.params.weight = float(number(c, 0.0, 1.0));
+            s.job.params.weight = float(param(c, "weight"));
         } else if (c.verb == "cell") {
-            s.job.params.cell = int(number(c, 1, 16384, true));
+            s.job.params.cell = int(param(c, "cell"));
         } else if (c.verb == "size") {
             const auto d = parse_dim3(c.arg);
             if (!d) throw bad("bad size");
@@ -243,14 +251,14 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
         } else if (c.verb == "image" || c.verb == "image2") {
             s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
         } else if (c.verb == "level") {
-            s.job.params.level = int(number(c, 0, 256, true));
+            s.job.params.level = int(param(c, "level"));
         } else if (c.verb == "radius") {
-            s.job.params.radius = int(number(c, 0, kMaxBlurRadius, true));
+            s.job.params.radius = int(param(c, "radius"));
         } else if (c.verb == "variant") {
             if (c.arg != "naive" && c.arg != "tiled") throw bad("variant must be naive or tiled");
             s.job.params.variant = c.arg == "tiled" ? 1 : 0;
         } else if (c.verb == "iter") {
-            s.job.params.max_iter = int(number(c, 1, 100000, true));
+            s.job.params.max_iter = int(param(c, "iter"));
         } else if (c.verb == "backend") {
             const auto b = parse_backend(c.arg);
             if (!b) throw bad("unknown backend");

@@ -22,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "script_input.h"
 #include "ui_state.h"
@@ -61,6 +62,8 @@ private:
     std::optional<ImVec2> target_point(const Command& c, const std::string& target);
     [[noreturn]] void fail(const Command& c, const std::string& what) const;
     double number(const Command& c, double lo, double hi, bool whole = false) const;
+    // The argument as a value of the op parameter `name`, checked against gpu/param_limits.h's table.
+    double param(const Command& c, std::string_view name) const;
 
     std::deque<Command> commands_;
     std::string path_;

@@ -90,6 +90,16 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* ou
         return fmt::format("grid {} has {} blocks: the cpu backend emulates at most {} per frame (a GPU takes up to "
                            "2^31-1 x 65535 x 65535); use a smaller grid, or auto",
                            to_string(plan.grid), plan.grid.count(), kMaxEmulatedBlocks);
+    if (const OpInfo& info = op_registry()[job.op]; info.uses & kUsesMatmulN) {
+        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+        const double seconds = info.flops(job.params) / (kCpuMatmulFlopsPerThread * threads);
+        if (seconds > kMaxCpuFrameSeconds)
+            return fmt::format("matmul N = {} is {:.3g} GFLOP (2*N^3): about {:.0f} s per frame on the cpu backend "
+                               "({} threads at ~{:g} GFLOP/s each); it refuses frames over {:g} s: choose a smaller "
+                               "N, or a CUDA backend",
+                               job.params.matmul_n, info.flops(job.params) / 1e9, seconds, threads,
+                               kCpuMatmulFlopsPerThread / 1e9, kMaxCpuFrameSeconds);
+    }
     PaintJob prepared = job;
     prepare_divisors(prepared.params);
     if (const OpInfo& info = op_registry()[job.op]; info.custom) {

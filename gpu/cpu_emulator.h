@@ -20,6 +20,12 @@ inline constexpr const char* kCpuCannotRunUserCode =
 // even skipping 2^31 of them takes seconds a frame, and the window must stay responsive.
 inline constexpr long long kMaxEmulatedBlocks = 1LL << 24;
 
+// The plain C++ matmul's rate per hardware thread (measured at N = 512..1024 on a shared 2-core
+// Debian 12 VM: 1..1.9 GFLOP/s), and the longest CPU frame the backend starts: an estimate past it
+// is refused up front, with the estimate.
+inline constexpr double kCpuMatmulFlopsPerThread = 2e9;
+inline constexpr double kMaxCpuFrameSeconds = 5.0;
+
 class CpuGridEmulator {
 public:
     explicit CpuGridEmulator(unsigned workers = 0); // 0: one per hardware thread

@@ -3,6 +3,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <thread>
+
+#include "cpu_emulator.h"
 
 #ifdef KC_HAVE_CUDA
 #include "cuda_device.h"
@@ -38,7 +41,26 @@ TEST(Cli, BadInputExitsWithCode2AndSaysWhy) {
           Case{"--headless --size 20000x10", "too large"}, Case{"--headless --weight 2", "--weight"},
           Case{"--headless --frames 0", "--frames"}, Case{"--headless --mapping diagonal", "unknown --mapping"},
           Case{"--headless --backend vulkan", "unknown --backend"}, Case{"--no-such-flag", "no-such-flag"},
-          Case{"--out x.png", "--headless"}}) {
+          Case{"--out x.png", "--headless"},
+          // Values: NaN, infinities and out-of-range numbers are refused with the name, value and range.
+          Case{"--headless --weight nan", "--weight nan is not a number from 0 to 1"},
+          Case{"--headless --weight inf", "--weight inf"}, Case{"--headless --weight -0.1", "--weight -0.1"},
+          Case{"--headless --weight abc", "--weight 'abc' is not a number"},
+          Case{"--headless --op mandelbrot --center nan nan", "--center: center-x nan"},
+          Case{"--headless --op mandelbrot --center 1e308 1e308", "--center: center-x 1e+308"},
+          Case{"--headless --op mandelbrot --center inf -inf", "--center: center-x inf"},
+          Case{"--headless --op mandelbrot --center 0 -inf", "--center: center-y -inf"},
+          Case{"--headless --op mandelbrot --center 0", "--center"},
+          Case{"--headless --op mandelbrot --zoom 0", "--zoom 0"},
+          Case{"--headless --op mandelbrot --zoom nan", "--zoom nan"},
+          Case{"--headless --op mandelbrot --zoom 1e300", "--zoom 1e+300"},
+          Case{"--headless --op mandelbrot --iter 0", "--iter 0"}, Case{"--headless --level 1.5", "--level 1.5"},
+          Case{"--headless --radius 17", "--radius 17"}, Case{"--headless --cell 0", "--cell 0"},
+          Case{"--headless --op matmul --matmul-n 100", "multiple of 16"},
+          Case{"--headless --size 1x1x1", "--size '1x1x1' is not WxH"}, Case{"--headless --size 0x8", "--size"},
+          Case{"--headless --size 16385x8", "too large"},
+          Case{"bench --pixels-per-thread 3", "--pixels-per-thread 3 is not 1 or 4"},
+          Case{"bench --pixels-per-thread 1,2", "--pixels-per-thread 2 is not 1 or 4"}}) {
         const auto r = run(c.args);
         EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
         EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
@@ -134,6 +156,38 @@ TEST(Cli, HugeGridsOnTheCpuBackendAreRefusedOrSkippedNeverSlow) {
         EXPECT_TRUE(test::load_png(big).pixels == test::load_png(small).pixels);
     }
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}
+
+// Negative numbers after --center are values, not flags.
+TEST(Cli, NegativeCentreIsAValue) {
+    for (const char* centre : {"-0.5 0", "-0.75 -0.1", "0.25 -0"}) {
+        const auto r = run(std::string("--headless --backend cpu --op mandelbrot --size 32x32 --frames 1 --iter 16 "
+                                       "--center ") +
+                           centre);
+        EXPECT_EQ(r.exit_code, 0) << centre << "\n" << r.output;
+    }
+}
+
+// A CPU matmul frame that would take more than a few seconds is refused up front with the estimate.
+TEST(Cli, SlowCpuMatmulIsRefusedWithTheEstimate) {
+    const double seconds =
+        2.0 * 4096.0 * 4096.0 * 4096.0 / (kCpuMatmulFlopsPerThread * std::max(1u, std::thread::hardware_concurrency()));
+    if (seconds <= kMaxCpuFrameSeconds) GTEST_SKIP() << "this machine's cores would run N = 4096 within the limit";
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run("--headless --backend cpu --op matmul --matmul-n 4096 --size 64x64 --frames 1");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("s per frame on the cpu backend"), std::string::npos) << r.output;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// bench refuses options that give no rows instead of printing an empty table.
+TEST(Cli, BenchWithNoRowsSaysWhy) {
+    const auto r = run("bench --backend cpu --pixels-per-thread 4 --ops gradient --sizes 64x64 --reps 1 --warmup 0 "
+                       "--csv " +
+                       ::testing::TempDir() + "/kc_norows.csv --json-out " + ::testing::TempDir() + "/kc_norows.json");
+    if (r.exit_code == 1) GTEST_SKIP() << "no headless OpenGL here: " << r.output;
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("no rows to time"), std::string::npos) << r.output;
 }
 
 } // namespace

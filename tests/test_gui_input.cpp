@@ -84,6 +84,8 @@ TEST(GuiInput, ScriptErrorsNameTheLineAndExit2) {
     for (const auto& [line, says] : std::vector<std::pair<std::string, std::string>>{
              {"weight 1e99", "weight 1e99: needs a number from 0 to 1"},
              {"weight", "weight : needs a number from 0 to 1"},
+             {"weight nan", "weight nan: needs a number from 0 to 1"}, // the range is gpu/param_limits.h's
+             {"radius 17", "radius 17: needs a whole number from 0 to 16"},
              {"cell abc", "cell abc: needs a whole number from 1 to 16384"},
              {"wait 99999999999", "wait 99999999999: needs a whole number from 1 to 100000"},
              {"frobnicate 3", "frobnicate 3: unknown command"},

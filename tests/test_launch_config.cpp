@@ -6,6 +6,7 @@
 #include "fast_div.h"
 #include "launch_config.h"
 #include "paint_job.h"
+#include "param_limits.h"
 #include "reference.h"
 #include "registry.h"
 
@@ -227,6 +228,31 @@ TEST(LaunchConfig, CustomOpsLaunchTheirOwnShape) {
         EXPECT_EQ(plan.grid, c.grid);
         EXPECT_TRUE(coverage(l, c.width, c.height).covers_all());
     }
+}
+
+// Every number the command line, the script and the panel set for an op goes through param_error:
+// NaN and infinities never pass, and the message names the parameter, the value and the range.
+TEST(ParamLimits, RefusesNanInfinityAndOutOfRangeNamingTheRange) {
+    for (const ParamLimit& l : kParamLimits) {
+        SCOPED_TRACE(std::string(l.name));
+        EXPECT_FALSE(param_error(l.name, l.default_value)) << "the default must pass";
+        EXPECT_FALSE(param_error(l.name, l.lo));
+        EXPECT_FALSE(param_error(l.name, l.hi));
+        for (double bad : {std::nan(""), HUGE_VAL, -HUGE_VAL, l.lo - 1, l.hi + 1}) {
+            const auto e = param_error(l.name, bad);
+            ASSERT_TRUE(e) << bad;
+            EXPECT_NE(e->find(std::string(l.name)), std::string::npos) << *e;
+            EXPECT_NE(e->find(fmt::format("from {:g} to {:g}", l.lo, l.hi)), std::string::npos) << *e;
+        }
+    }
+    EXPECT_EQ(*param_error("weight", std::nan("")), "weight nan is not a number from 0 to 1");
+    EXPECT_TRUE(param_error("level", 1.5));
+    EXPECT_TRUE(param_error("matmul-n", 100));
+    EXPECT_FALSE(param_error("matmul-n", 4096));
+    EXPECT_FALSE(param_error("center-x", -0.5));
+    EXPECT_TRUE(param_error("center-x", 1e308));
+    EXPECT_TRUE(param_error("zoom", 0));
+    EXPECT_TRUE(param_error("no-such", 1));
 }
 
 } // namespace

@@ -40,8 +40,8 @@ std::vector<std::string> join_center_values(int argc, char** argv) {
         if (args[i] != "--center") continue;
         std::string joined = "--center=";
         std::size_t taken = 0;
-        while (taken < 2 && i + 1 + taken < args.size() && args[i + 1 + taken].rfind("--", 0) != 0)
-            joined += (taken ? "," : "") + args[i + 1 + taken++];
+        for (; taken < 2 && i + 1 + taken < args.size() && args[i + 1 + taken].rfind("--", 0) != 0; ++taken)
+            joined += (taken ? "," : "") + args[i + 1 + taken];
         if (taken == 0) continue;
         args[i] = joined;
         args.erase(args.begin() + i + 1, args.begin() + i + 1 + taken);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "image_file.h"
 #include "run_process.h"
 
 namespace kc::test {
@@ -45,6 +46,16 @@ inline std::string printed_value(const std::string& output, const std::string& l
     for (std::string l; std::getline(in, l);)
         if (l.starts_with(key)) value = l.substr(key.size()); // the last one printed
     return value;
+}
+
+// The picture `kcanvas --headless --backend cpu --size SIZE <flags>` paints, saved as
+// DIR/NAME-headless.png: the command line's independent path to what a window should show.
+inline LoadedImage headless_picture(const std::string& dir, const std::string& name, const std::string& size,
+                                    const std::string& flags) {
+    const std::string path = dir + "/" + name + "-headless.png";
+    const auto r = run("--headless --backend cpu --frames 2 --size " + size + " " + flags + " --out " + path);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return load_png(path);
 }
 
 } // namespace kc::test

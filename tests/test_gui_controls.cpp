@@ -19,13 +19,8 @@ using test::run_script;
 
 constexpr const char* kSize = "160x100";
 
-// The picture `kcanvas --headless --backend cpu --size 160x100 <flags>` paints.
 test::LoadedImage headless_picture(const std::string& dir, const std::string& name, const std::string& flags) {
-    const std::string path = dir + "/" + name + "-headless.png";
-    const auto r =
-        test::run(std::string("--headless --backend cpu --frames 2 --size ") + kSize + " " + flags + " --out " + path);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return test::load_png(path);
+    return test::headless_picture(dir, name, kSize, flags);
 }
 
 // The window's canvas saved as NAME.png by the script equals the command line's picture.

@@ -22,13 +22,8 @@ using test::run_script;
 
 constexpr const char* kSize = "320x200";
 
-// The picture `kcanvas --headless --backend cpu` paints with these flags, at kSize.
 test::LoadedImage headless_picture(const std::string& dir, const std::string& name, const std::string& flags) {
-    const std::string path = dir + "/" + name + "-headless.png";
-    const auto r =
-        test::run(std::string("--headless --backend cpu --frames 2 --size ") + kSize + " " + flags + " --out " + path);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return test::load_png(path);
+    return test::headless_picture(dir, name, kSize, flags);
 }
 
 // What the script's `text` verb printed last: the panel's visible text, one message a line.

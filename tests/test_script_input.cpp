@@ -68,6 +68,17 @@ TEST(ScriptInput, AnOpenListsItemsComeFirst) {
 namespace kc {
 namespace {
 
+// "key f199999999999989999" threw std::out_of_range out of the script (found by fuzz_ui_script):
+// a function key is f1 ... f25, anything else is an unknown key (a script error, exit 2).
+TEST(ScriptKeys, HugeOrOddFunctionKeyNumbersAreUnknownKeys) {
+    EXPECT_TRUE(parse_key_chord("f12"));
+    EXPECT_TRUE(parse_key_chord("f25"));
+    EXPECT_FALSE(parse_key_chord("f26"));
+    EXPECT_FALSE(parse_key_chord("f199999999999989999"));
+    EXPECT_FALSE(parse_key_chord("f\xff"));
+    EXPECT_FALSE(parse_key_chord("ctrl+f99999999999"));
+}
+
 // Typing into a ui::InputTextMultiline whose std::string grows (the kernel editor) moved the buffer
 // while the wrapper still read the old one for the widget log: a heap-use-after-free that
 // scripts/sanitize.sh found in the GuiKeys tests. No window: an ImGui context on its own.

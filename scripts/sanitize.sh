@@ -2,6 +2,7 @@
 # Builds a CPU-only tree with AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer
 # (build-asan, gcc) and runs its cpu and gui tests under Xvfb; any report fails the test it is in.
 #   scripts/sanitize.sh [ctest args...]
+# On 2 cores: about 14 min to build build-asan from scratch, then 2-3 min of tests (193, all pass).
 # Mesa keeps 5-9 kB per GL process until exit, reachable only from the driver modules (glvnd's
 # libEGL/libGLX, libEGL_mesa/libGLX_mesa, swrast_dri), which are unloaded before LeakSanitizer
 # looks: their blocks then count as leaks, and their frames read "<unknown module>", so no

@@ -17,6 +17,9 @@ namespace kc {
 std::optional<std::string> read_text_file(const std::string& path, std::string& text) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) return fmt::format("cannot read '{}': it is a directory", path);
+    // A device or a pipe (/dev/zero, /dev/stdin) would be read for ever, or block: only plain files.
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        return fmt::format("cannot read '{}': not a regular file", path);
     std::ifstream in(path, std::ios::binary);
     if (!in) return fmt::format("cannot read '{}': {}", path, std::strerror(errno));
     std::ostringstream contents;

@@ -57,7 +57,10 @@ std::optional<NamedKey> key_named(const std::string& name) {
         return NamedKey{GLFW_KEY_A + (name[0] - 'a'), unsigned(name[0])};
     if (name.size() == 1 && std::isdigit(static_cast<unsigned char>(name[0])))
         return NamedKey{GLFW_KEY_0 + (name[0] - '0'), unsigned(name[0])};
-    if (name.size() >= 2 && name[0] == 'f' && std::all_of(name.begin() + 1, name.end(), ::isdigit)) {
+    // f1 ... f25: one or two digits (a longer number overflowed std::stoi, which threw out of the
+    // script: found by fuzz_ui_script).
+    const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+    if (name.size() >= 2 && name.size() <= 3 && name[0] == 'f' && std::all_of(name.begin() + 1, name.end(), digit)) {
         const int n = std::stoi(name.substr(1));
         if (n >= 1 && n <= 25) return NamedKey{GLFW_KEY_F1 + n - 1, 0};
     }

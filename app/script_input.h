@@ -36,6 +36,7 @@ public:
     void idle_frames(int n); // frames with nothing new, so what the input did gets drawn
 
     bool busy() const { return !frames_.empty(); }
+    void clear() { frames_.clear(); } // drops the frames not yet delivered
     // Delivers one frame's input. Call after the platform backend's NewFrame, before ImGui::NewFrame.
     void feed(GLFWwindow* window);
 

@@ -19,14 +19,24 @@ namespace kc {
 UiScript::UiScript(const std::string& path) : path_(path) {
     std::ifstream in(path);
     if (!in) throw ScriptError(fmt::format("cannot read --script '{}'", path));
-    std::string text;
-    for (int line = 1; std::getline(in, text); ++line) {
-        std::istringstream words(text);
+    std::ostringstream text;
+    text << in.rdbuf();
+    *this = from_text(path, text.str());
+}
+
+UiScript UiScript::from_text(const std::string& name, const std::string& text) {
+    UiScript script;
+    script.path_ = name;
+    std::istringstream in(text);
+    std::string line_text;
+    for (int line = 1; std::getline(in, line_text); ++line) {
+        std::istringstream words(line_text);
         Command c{line, {}, {}};
         if (!(words >> c.verb) || c.verb.starts_with('#')) continue;
         std::getline(words >> std::ws, c.arg);
-        commands_.push_back(c);
+        script.commands_.push_back(c);
     }
+    return script;
 }
 
 namespace {

@@ -39,6 +39,9 @@ class UiScript {
 public:
     // Throws ScriptError naming the file and line on a malformed command.
     explicit UiScript(const std::string& path);
+    // Parses TEXT as a script; NAME stands for the file in messages (the file constructor uses it,
+    // and so does the fuzzer, tests/fuzz/fuzz_ui_script.cpp, without touching the disk).
+    static UiScript from_text(const std::string& name, const std::string& text);
     struct Hooks {
         std::function<std::optional<std::string>(const std::string&)> save_canvas;
         std::function<std::optional<std::string>(const std::string&)> save_window;
@@ -50,8 +53,15 @@ public:
     bool done() const { return commands_.empty() && wait_frames_ == 0 && !input_.busy(); }
     // Delivers this frame's scripted input; call between the platform backend's NewFrame and ImGui's.
     void feed_input(GLFWwindow* window) { input_.feed(window); }
+    // Without a window (the fuzzer): forgets the frames to wait and the input not yet delivered,
+    // so the next step runs the next command.
+    void skip_pending() {
+        wait_frames_ = 0;
+        input_.clear();
+    }
 
 private:
+    UiScript() = default;
     struct Command {
         int line;
         std::string verb, arg;

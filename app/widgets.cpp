@@ -168,18 +168,44 @@ bool InputInt2(const char* label, int v[2], ImGuiInputTextFlags flags) {
     return changed;
 }
 
+namespace {
+
+// With ImGuiInputTextFlags_CallbackResize the caller's callback may move the buffer (a std::string
+// that grows): what is recorded after the edit must be read from where the text is now, not from
+// the pointer passed in (that was a heap-use-after-free, found by scripts/sanitize.sh).
+struct BufferTracker {
+    ImGuiInputTextCallback callback;
+    void* user_data;
+    char* buf;
+};
+
+int track_buffer(ImGuiInputTextCallbackData* data) {
+    auto* t = static_cast<BufferTracker*>(data->UserData);
+    data->UserData = t->user_data;
+    const int result = t->callback ? t->callback(data) : 0;
+    data->UserData = t;
+    t->buf = data->Buf;
+    return result;
+}
+
+} // namespace
+
 bool InputText(const char* label, char* buf, size_t buf_size, ImGuiInputTextFlags flags,
                ImGuiInputTextCallback callback, void* user_data) {
     const float frame_w = ImGui::CalcItemWidth();
-    const bool changed = ImGui::InputText(label, buf, buf_size, flags, callback, user_data);
-    record_item(label, buf, frame_w);
+    BufferTracker t{callback, user_data, buf};
+    const bool changed =
+        ImGui::InputText(label, buf, buf_size, flags, callback ? &track_buffer : nullptr, callback ? &t : nullptr);
+    record_item(label, t.buf, frame_w);
     return changed;
 }
 
 bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImVec2& size, ImGuiInputTextFlags flags,
                         ImGuiInputTextCallback callback, void* user_data) {
-    const bool changed = ImGui::InputTextMultiline(label, buf, buf_size, size, flags, callback, user_data);
-    record_item(label, buf);
+    BufferTracker t{callback, user_data, buf};
+    const bool changed = ImGui::InputTextMultiline(label, buf, buf_size, size, flags,
+                                                   callback ? &track_buffer : nullptr, callback ? &t : nullptr);
+    record_item(label, t.buf);
     return changed;
 }
 

@@ -1,11 +1,16 @@
 #!/bin/bash
-# Fuzzes image input (kc::load_image + fit_image) with libFuzzer, ASan and UBSan for a bounded time.
-#   scripts/fuzz.sh [seconds]      (default 60)
-# Builds the target in build-fuzz with clang (CPU only), seeds it with tests/fuzz/corpus/images,
-# keeps what it learns in build-fuzz/corpus, and fails on any crash, leak, UB or slow input; the
-# input that did it is left in build-fuzz/findings/ (make it a test in tests/test_image_files.cpp).
+# Fuzzes with libFuzzer, ASan and UBSan for a bounded time, every target in turn:
+#   fuzz_load_image  image input (kc::load_image + fit_image), seeds tests/fuzz/corpus/images
+#   fuzz_cli         the command line (kc::parse_options), seeds tests/fuzz/corpus/cli
+#   fuzz_ui_script   the --script parser and each command's arguments (kc::UiScript), seeds tests/fuzz/corpus/script
+#   scripts/fuzz.sh [seconds]      (seconds for the image target, default 60; the parsers get 3/4 of it)
+# Builds the targets in build-fuzz with clang (CPU only), keeps what each learns in
+# build-fuzz/corpus-<target>, and fails on any crash, leak, UB or slow input; the input that did it
+# is left in build-fuzz/findings/ (make it a test: tests/test_image_files.cpp, tests/test_cli.cpp,
+# tests/test_script_input.cpp).
 set -euo pipefail
 seconds=${1:-60}
+parser_seconds=$(((seconds * 3 + 3) / 4))
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
 "$root/scripts/install-deps.sh"
@@ -17,8 +22,16 @@ if ! dpkg-query -W -f='${Status}\n' clang libclang-rt-14-dev 2>/dev/null | grep 
 fi
 cmake -S "$root" -B "$build" -DKC_FUZZ=ON -DKC_WITH_CUDA=OFF -DKC_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-cmake --build "$build" --target fuzz_load_image -j"$(nproc)"
-mkdir -p "$build/corpus" "$build/findings"
-# The first folder receives new inputs; the committed seeds are only read.
-"$build/fuzz_load_image" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-  -artifact_prefix="$build/findings/" -print_final_stats=1 "$build/corpus" "$root/tests/fuzz/corpus/images"
+cmake --build "$build" --target fuzz_load_image fuzz_cli fuzz_ui_script -j"$(nproc)"
+mkdir -p "$build/findings"
+# run TARGET SECONDS SEEDS MAX_LEN: the first folder receives new inputs; the committed seeds are only read.
+run() {
+  local target=$1 time=$2 seeds=$3 max_len=$4
+  mkdir -p "$build/corpus-$target"
+  echo "== $target: $time s"
+  "$build/$target" -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
+    -artifact_prefix="$build/findings/$target-" -print_final_stats=1 "$build/corpus-$target" "$root/tests/fuzz/corpus/$seeds"
+}
+run fuzz_load_image "$seconds" images 65536
+run fuzz_cli "$parser_seconds" cli 1024
+run fuzz_ui_script "$parser_seconds" script 4096

@@ -90,6 +90,14 @@ TEST(Cli, UserKernelBadInputExitsWithCode2AndSaysWhy) {
     EXPECT_NE(r.output.find("cpu backend cannot run your kernel"), std::string::npos) << r.output;
 }
 
+// --kernel on a device or a pipe was read for ever (/dev/zero: memory until killed): it is refused
+// at once, as scripts/fuzz.sh's fuzz_cli would find.
+TEST(Cli, KernelThatIsNotARegularFileIsRefusedAtOnce) {
+    const auto r = run("--headless --kernel /dev/zero");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("not a regular file"), std::string::npos) << r.output;
+}
+
 TEST(Cli, UserKernelWithoutAGpuSaysWhatIsMissing) {
 #ifdef KC_HAVE_CUDA
     if (!cuda_unavailable_reason()) GTEST_SKIP() << "a CUDA GPU is present: test_gpu_user_kernel runs the kernel";

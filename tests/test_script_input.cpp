@@ -3,7 +3,12 @@
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
+#include <imgui.h>
+
+#include <string>
+
 #include "script_input.h"
+#include "widgets.h"
 
 namespace kc {
 namespace {
@@ -55,6 +60,65 @@ TEST(ScriptInput, AnOpenListsItemsComeFirst) {
     EXPECT_EQ(find_widget(drawn, "Grayscale").widget, &drawn[3]);
     EXPECT_EQ(find_widget(drawn, "Gr").error.find("ambiguous: 'Gradient', 'Grayscale'") != std::string::npos, true);
     EXPECT_EQ(find_widget(drawn, "Operation").widget, &drawn[0]); // outside the list: a click there closes it
+}
+
+} // namespace
+} // namespace kc
+
+namespace kc {
+namespace {
+
+// "key f199999999999989999" threw std::out_of_range out of the script (found by fuzz_ui_script):
+// a function key is f1 ... f25, anything else is an unknown key (a script error, exit 2).
+TEST(ScriptKeys, HugeOrOddFunctionKeyNumbersAreUnknownKeys) {
+    EXPECT_TRUE(parse_key_chord("f12"));
+    EXPECT_TRUE(parse_key_chord("f25"));
+    EXPECT_FALSE(parse_key_chord("f26"));
+    EXPECT_FALSE(parse_key_chord("f199999999999989999"));
+    EXPECT_FALSE(parse_key_chord("f\xff"));
+    EXPECT_FALSE(parse_key_chord("ctrl+f99999999999"));
+}
+
+// Typing into a ui::InputTextMultiline whose std::string grows (the kernel editor) moved the buffer
+// while the wrapper still read the old one for the widget log: a heap-use-after-free that
+// scripts/sanitize.sh found in the GuiKeys tests. No window: an ImGui context on its own.
+TEST(Widgets, AGrowingTextBoxIsRecordedFromItsNewBuffer) {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(400, 300);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsAlpha8(&pixels, &w, &h);
+    WidgetLog log;
+    AttachedWidgetLog attached(&log);
+    std::string text = "ab";
+    text.reserve(20); // on the heap (not in the string itself): typing 40 characters frees it
+    auto grow = [](ImGuiInputTextCallbackData* data) {
+        if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+            auto* s = static_cast<std::string*>(data->UserData);
+            s->resize(std::size_t(data->BufTextLen));
+            data->Buf = s->data();
+        }
+        return 0;
+    };
+    const std::string typed(40, 'x');
+    for (int frame = 0; frame < 5; ++frame) {
+        if (frame == 3)
+            for (char c : typed) io.AddInputCharacter(c);
+        log.begin_frame();
+        ImGui::NewFrame();
+        ImGui::Begin("w");
+        if (frame == 0) ImGui::SetKeyboardFocusHere();
+        ui::InputTextMultiline("box", text.data(), text.capacity() + 1, ImVec2(200, 100),
+                               ImGuiInputTextFlags_CallbackResize, grow, &text);
+        ImGui::End();
+        ImGui::EndFrame();
+        log.end_frame();
+    }
+    ImGui::DestroyContext();
+    EXPECT_EQ(text.size(), 42u);
+    ASSERT_EQ(log.last_frame().size(), 1u);
+    EXPECT_EQ(log.last_frame()[0].value, text);
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "panel.h"
 
+#include "block_sweep.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -373,6 +375,12 @@ void variants_table(const UiState& s, const OpInfo& op, const StageTimes& t) {
 }
 
 void timing_section(UiState& s, const PanelContext& ctx) {
+    if (ctx.sweep && ctx.sweep->running()) {
+        // Its samples come and go shape by shape: rows and the plot would make the panel (and
+        // the tuner's Cancel below) jump every frame. Its figures are in Tune the block.
+        wrapped_disabled("The block tuner is measuring: its figures are in Tune the block.");
+        return;
+    }
     const StageTimes& t = ctx.painter.times();
     const OpInfo& op = op_registry()[s.job.op];
     const double bytes =

@@ -89,6 +89,7 @@ void UiScript::step(UiState& s, const Hooks& hooks) {
         if (is_input_verb(c.verb)) {
             if (!run_input_verb(c)) return; // its control is not drawn or not in view yet
             retries_ = 0;
+            scrolled_from_.reset();
             commands_.pop_front();
         } else {
             commands_.pop_front();
@@ -117,7 +118,10 @@ std::optional<ImVec2> UiScript::target_point(const Command& c, const std::string
     const bool clear_of_edges = w.target.y >= w.clip_min.y + margin && w.target.y <= w.clip_max.y - margin;
     if (w.visible && (clear_of_edges || w.in_popup)) return w.target;
     if (w.window.empty() || w.clip_max.y <= w.clip_min.y) fail(c, "it is not on screen");
-    if (w.visible && retries_ > kPatience / 2) return w.target; // the panel cannot scroll further
+    // The last wheel turn did not move it: the panel is at its end, so click where it is.
+    const bool stuck = scrolled_from_ && std::abs(*scrolled_from_ - w.target.y) < 0.5f;
+    if (w.visible && (stuck || retries_ > kPatience / 2)) return scrolled_from_.reset(), w.target;
+    scrolled_from_ = w.target.y;
     // Scrolled out of its panel: turn the wheel over the panel, as a person would.
     const ImVec2 over((w.clip_min.x + w.clip_max.x) * 0.5f, (w.clip_min.y + w.clip_max.y) * 0.5f);
     input_.move_to(over);
@@ -203,10 +207,23 @@ bool UiScript::run_input_verb(const Command& c) {
     } else {
         const auto at = target_point(c, c.arg);
         if (!at) return false;
-        if (c.verb == "hover")
+        if (c.verb == "hover") {
             input_.move_to(*at), input_.idle_frames(1);
-        else
+        } else {
+            // Aim, then click where the control is once the pointer is there: a panel whose
+            // content above it changes height (timings appearing) moves it between frames.
+            constexpr float kSteady = 1.0f;
+            constexpr int kMaxAims = 10;
+            const bool steady =
+                aimed_at_ && std::abs(aimed_at_->x - at->x) <= kSteady && std::abs(aimed_at_->y - at->y) <= kSteady;
+            if (!steady && ++aims_ <= kMaxAims) {
+                aimed_at_ = *at;
+                input_.move_to(*at);
+                return false;
+            }
+            aimed_at_.reset(), aims_ = 0;
             input_.click(*at, c.verb == "rclick" ? Button::Right : c.verb == "mclick" ? Button::Middle : Button::Left);
+        }
     }
     fmt::print("script: {} {}\n", c.verb, c.arg);
     return true;

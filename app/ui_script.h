@@ -79,7 +79,10 @@ private:
     std::string path_;
     int wait_frames_ = 0;
     ScriptedInput input_;
-    int retries_ = 0; // frames the front input verb has waited for its control
+    int retries_ = 0;                    // frames the front input verb has waited for its control
+    std::optional<float> scrolled_from_; // where that control was before the script last wheeled its panel
+    std::optional<ImVec2> aimed_at_;     // where the pointer went to click it, and how often
+    int aims_ = 0;
 };
 
 } // namespace kc

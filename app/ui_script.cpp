@@ -165,7 +165,10 @@ bool UiScript::run_input_verb(const Command& c) {
                 if (w.visible) fmt::print("widget {}: {}{}\n", w.label, w.value, w.disabled ? " (disabled)" : "");
     } else if (c.verb == "print") {
         const WidgetLog* log = widget_log();
-        if (!log || log->last_frame().empty()) return ++retries_ > 3 ? (fail(c, "nothing drawn"), true) : false;
+        if (!log || log->last_frame().empty()) {
+            if (++retries_ > 3) fail(c, "nothing drawn");
+            return false; // the first frame is not drawn yet
+        }
         const FoundWidget found = find_widget(log->last_frame(), c.arg);
         if (!found.widget) fail(c, found.error);
         fmt::print("widget {}: {}{}\n", found.widget->label, found.widget->value,

@@ -4,8 +4,8 @@
 #include <string>
 #include <variant>
 
+#include "backend.h"
 #include "bench.h"
-#include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
 

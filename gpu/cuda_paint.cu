@@ -119,6 +119,26 @@ constexpr std::array kLaunchers{
 #undef KC_OP
 };
 
+// Each op's read-back hook, or null: the op declares it (Op::cuda_read_back, Op::take_read_back).
+struct ReadBackHook {
+    void (*queue)(const CudaCustomLaunch&, bool, CudaReadback&) = nullptr;
+    void (*take)(const CudaReadback&, OpOutputs&) = nullptr;
+};
+
+template <class Op>
+constexpr ReadBackHook read_back_hook() {
+    if constexpr (requires { &Op::cuda_read_back; })
+        return {&Op::cuda_read_back, &Op::take_read_back};
+    else
+        return {};
+}
+
+constexpr std::array kReadBacks{
+#define KC_OP(Functor) read_back_hook<Functor>(),
+#include "ops/op_list.h"
+#undef KC_OP
+};
+
 using OccupancyQuery = int (*)(int);
 
 template <class Op>
@@ -141,6 +161,23 @@ constexpr std::array kOccupancyQueries{
 };
 
 } // namespace
+
+bool cuda_has_read_back(int op) { return kReadBacks.at(static_cast<std::size_t>(op)).queue != nullptr; }
+
+void cuda_read_back(const PaintJob& job, bool both_variants, cudaStream_t stream, CudaOpWorkspace& ws,
+                    CudaReadback& rb) {
+    const ReadBackHook& hook = kReadBacks.at(static_cast<std::size_t>(job.op));
+    if (!hook.queue) return;
+    hook.queue(CudaCustomLaunch{job, nullptr, stream, ws}, both_variants, rb);
+    KC_CUDA_CHECK_THROW(cudaEventRecord(rb.ready.get(), stream));
+    rb.pending = true, rb.op = job.op, rb.variant = job.params.variant, rb.both = both_variants;
+}
+
+void cuda_take_read_back(CudaReadback& rb, OpOutputs& out) {
+    rb.pending = false;
+    if (rb.op >= 0 && kReadBacks.at(static_cast<std::size_t>(rb.op)).take)
+        kReadBacks[static_cast<std::size_t>(rb.op)].take(rb, out);
+}
 
 void cuda_copy_to_surface(const Pixel* pixels, int width, int height, cudaSurfaceObject_t surface,
                           cudaStream_t stream) {
@@ -171,25 +208,28 @@ OccupancyFigures cuda_occupancy(const DeviceInfo& info, int op, const Dim3& bloc
 
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
                                       CudaOpWorkspace& ws, PixelRecord record) {
-    // Universal limits first: they give the same message whether or not a GPU is present.
-    PaintPlan plan = plan_paint(job, universal_limits());
-    if (!plan.error) plan = plan_paint(job, limits);
-    if (plan.error) return plan.error;
+    const ResolvedLaunch resolved = resolve_launch(job, limits);
+    if (resolved.refusal) return resolved.refusal;
     if (op_registry()[job.op].user_code) {
         if (!ws.user_kernel) return std::string(kNoUserKernel);
         if (auto e = ws.user_kernel->launch_error(job.launch.block)) return e;
     }
-    if (plan.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
+    cuda_paint(job, resolved, out, stream, ws, record);
+    return std::nullopt;
+}
+
+void cuda_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, cudaStream_t stream,
+                CudaOpWorkspace& ws, PixelRecord record) {
+    if (resolved.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
     const Dim3 b = job.launch.block;
+    const Dim3& g = resolved.grid;
     PaintJob prepared = job;
     prepare_divisors(prepared.params);
-    kLaunchers[job.op](prepared, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, record, stream,
-                       ws);
+    kLaunchers[job.op](prepared, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));
 #endif
-    return std::nullopt;
 }
 
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,

@@ -52,4 +52,25 @@ void HistogramOp::cuda_launch(const CudaCustomLaunch& l) {
     check_launch(l.stream);
 }
 
+void HistogramOp::cuda_read_back(const CudaCustomLaunch& l, bool both_variants, CudaReadback& rb) {
+    if (rb.words.size() != 2 * kHistogramBins) rb.words = PinnedBuffer<std::uint32_t>(2 * kHistogramBins);
+    for (int v = 0; v < 2; ++v)
+        if (l.ws.bins[v].size() == kHistogramBins && (both_variants || v == l.job.params.variant))
+            KC_CUDA_CHECK_THROW(cudaMemcpyAsync(rb.words.data() + v * kHistogramBins, l.ws.bins[v].data(),
+                                                l.ws.bins[v].bytes(), cudaMemcpyDeviceToHost, l.stream));
+}
+
+void HistogramOp::take_read_back(const CudaReadback& rb, OpOutputs& out) {
+    const std::uint32_t* shown = rb.words.data() + rb.variant * kHistogramBins;
+    for (int h = 0; h < 4; ++h)
+        for (int i = 0; i < 256; ++i) out.histogram[h][i] = shown[h * 256 + i];
+    out.has_histogram = true;
+    out.histogram_mismatches = -1;
+    if (rb.both) {
+        out.histogram_mismatches = 0;
+        for (int i = 0; i < kHistogramBins; ++i)
+            out.histogram_mismatches += rb.words.data()[i] != rb.words.data()[kHistogramBins + i];
+    }
+}
+
 } // namespace kc

@@ -28,11 +28,30 @@ __global__ void paint_kernel(OpParams params, Mapping mapping, int pixels_per_th
 }
 
 // The same launch without views, writer records or step mode: what runs when nobody inspects.
-template <class Op>
+// One kernel per path (paint_path()), so that a one-pixel thread is not given the registers of
+// the four-pixel one: those cost the SM the resident warps whose loads hide memory latency.
+template <class Op, PaintPath kPath>
 __global__ void paint_pixels_kernel(OpParams params, Mapping mapping, int pixels_per_thread, Pixel* __restrict__ out) {
     const ThreadCoords t{blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
                          blockDim.x, blockDim.y, blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
-    paint_thread<Op, true>(Op{}, params, t, mapping, pixels_per_thread, View::Pixels, 0u, out);
+    paint_thread<Op, true, kPath>(Op{}, params, t, mapping, pixels_per_thread, View::Pixels, 0u, out);
+}
+
+template <class Op>
+void launch_pixels(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream) {
+    const Mapping m = job.launch.mapping;
+    const int ppt = job.launch.pixels_per_thread;
+    switch (paint_path(m, ppt)) {
+    case PaintPath::Quad:
+        paint_pixels_kernel<Op, PaintPath::Quad><<<grid, block, 0, stream>>>(job.params, m, ppt, out);
+        break;
+    case PaintPath::Tiled:
+        paint_pixels_kernel<Op, PaintPath::Tiled><<<grid, block, 0, stream>>>(job.params, m, ppt, out);
+        break;
+    default:
+        paint_pixels_kernel<Op, PaintPath::Linear><<<grid, block, 0, stream>>>(job.params, m, ppt, out);
+        break;
+    }
 }
 
 __global__ void hatch_kernel(Pixel* out, int width, long long count) {
@@ -105,8 +124,7 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
     } else {
         (void)ws;
         if (job.view == View::Pixels && !record.sm && !record.writes && job.max_blocks < 0)
-            paint_pixels_kernel<Op>
-                <<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread, out);
+            launch_pixels<Op>(job, grid, block, out, stream);
         else
             paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread,
                                                          job.view, out, record, job.max_blocks);

@@ -181,7 +181,7 @@ TEST_F(GpuInterop, TimingsArriveWithoutStalling) {
     FramePainter painter(Backend::CudaInterop);
     PaintJob job; // every pixel inside the Mandelbrot set iterates to max_iter, in double
     job.op = find_op("mandelbrot")->index;
-    job.params.width = job.params.height = 2048;
+    job.params.width = job.params.height = 4096;
     job.params.max_iter = 100000;
     job.params.use_double = true;
     job.params.center_x = -0.2, job.params.center_y = 0.0, job.params.scale = 1e-6;

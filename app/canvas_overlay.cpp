@@ -182,6 +182,8 @@ void inspect(UiState& s, FramePainter& painter, const Canvas& canvas, const Dim3
     std::optional<unsigned> sm;
     try {
         if (!own_kernels) sm = painter.sm_of_pixel(x, y);
+    } catch (const CudaContextLost&) {
+        throw; // not a message for the panel: the frame loop saves the user's kernel and stops
     } catch (const std::exception& e) {
         s.error = e.what();
     }

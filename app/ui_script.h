@@ -1,22 +1,24 @@
 #pragma once
 // A scripted input mode for the windowed app (--script FILE): each line sets what the panel
 // sets, waits frames, or saves pictures, so tests and demos can drive the real window.
-//   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | size WxH | window WxH
-//   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the
-//   window) image PATH | image2 PATH (load input A / B) | level N | radius N | variant naive|tiled | iter N status
-//   (prints "refused: ..." or "ok", each image's error, the panel's message, "launch: block B grid G mapping M
-//   (the op's own|the panel's)", the launch that runs, and the block tuner's "tuner: ..." lines) | tune (as "Find
-//   the fastest block") | quit inspect X,Y|off (pin the
-//   inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device kernel FILE.cu (load into
-//   the kernel editor, compile) | starter NAME | source TEXT (append a line; "-" empties) compile (the editor's text)
+//   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | level N | radius N
+//   variant naive|tiled | iter N | size WxH | window WxH | backend B | present pbo|texture|surface
+//   vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
+//   image PATH | image2 PATH (load input A / B) | quit
+//   status (prints "refused: ..." or "ok", each image's error, the panel's message, "launch: block B
+//     grid G mapping M (the op's own|the panel's)", the launch that runs, and the tuner's "tuner: ..." lines)
+//   tune (as "Find the fastest block") | inspect X,Y|off (pin the inspector) | outlines on|off
+//   step N|off (step mode, paused) | panel [-]indexing|device
+//   editor window|panel (where the kernel editor is) | kernel FILE.cu (load into the editor, compile)
+//   starter NAME | source TEXT (append a line; "-" empties) | compile (the editor's text)
 // Input verbs act as a person does, through real mouse and key events (script_input.h); TARGET
 // is a control's visible label (whole, or a unique prefix; "LABEL [N]" for the Nth) or X,Y in
 // window coordinates. A control scrolled out of its panel is wheeled into view first.
 //   click TARGET | rclick TARGET | mclick TARGET | hover TARGET | drag TARGET DX DY [left|right|middle]
 //   wheel N [TARGET] | key NAME (enter, escape, f12, ctrl+q, shift+tab, a, plus, ...) | type TEXT
 //   print LABEL (prints "widget LABEL: VALUE", what the control shows) | widgets (lists the visible ones)
-//   expect TEXT (fails unless the panel shows TEXT within 60 frames) | expect-not TEXT | text (prints all shown;
-//   text drawn with the ui:: text functions)
+//   expect TEXT (fails unless the panel shows TEXT within 60 frames) | expect-not TEXT
+//   text (prints all text drawn with the ui:: text functions)
 #include <deque>
 #include <functional>
 #include <optional>

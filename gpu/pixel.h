@@ -62,11 +62,9 @@ KC_HD bool operator==(Pixel p, Pixel q) { return p.b == q.b && p.g == q.g && p.r
 
 // Written over pixels that no thread of a hand-set grid covers, so they never show garbage.
 constexpr Pixel kUncoveredPixel{48, 0, 48, 255};
-// The light stripes of the hatch over uncovered pixels: a pattern no view or operation paints,
-// so a gap in the grid reads as a gap even where the picture itself is dark purple.
-constexpr Pixel kUncoveredStripe{150, 60, 150, 255};
-
-// Uncovered pixel (x, y): diagonal stripes 2 pixels wide every 8.
+// Uncovered pixel (x, y): diagonal light stripes 2 pixels wide every 8 over kUncoveredPixel, a
+// pattern no view or operation paints, so a gap in the grid reads as a gap even where the picture
+// itself is dark purple.
 // (Built from literals: device code cannot use the host's constexpr objects.)
 KC_HD Pixel uncovered_pixel(int x, int y) {
     return ((x + y) & 7) < 2 ? Pixel{150, 60, 150, 255} : Pixel{48, 0, 48, 255};

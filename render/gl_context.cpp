@@ -31,9 +31,7 @@ void fit_to_screen(int& width, int& height) {
 
 GlfwWindow::GlfwWindow(int width, int height, const std::string& title, bool vsync) {
     glfwSetErrorCallback(glfw_error_callback);
-    if (!glfwInit())
-        throw ContextError(
-            "cannot open a window: no display could be opened (is DISPLAY set? for servers use --headless)");
+    if (!glfwInit()) throw ContextError(kNoDisplayMessage);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);

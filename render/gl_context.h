@@ -14,6 +14,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// What GlfwWindow throws where there is no display at all (tests skip on exactly this).
+inline constexpr const char* kNoDisplayMessage =
+    "cannot open a window: no display could be opened (is DISPLAY set? for servers use --headless)";
+
 class GlfwWindow {
 public:
     // width x height, or most of a larger screen's work area; never larger than the work area.

@@ -70,9 +70,6 @@ inline std::vector<int> writes_per_pixel(const LaunchConfig& l, const Dim3& grid
     return count;
 }
 
-// A pixel value no operation writes in these tests (alpha 7), to find pixels nobody wrote.
-constexpr Pixel kPoison{0x11, 0x22, 0x33, 7};
-
 inline bool same_rgb(Pixel p, Rgb q) { return p.r == q.r && p.g == q.g && p.b == q.b && p.a == 255; }
 inline bool within_one(Pixel p, Rgb q) {
     return std::abs(p.r - q.r) <= 1 && std::abs(p.g - q.g) <= 1 && std::abs(p.b - q.b) <= 1 && p.a == 255;

@@ -2,22 +2,28 @@
 // against the independent references. Skipped, with the reason, where there is no CUDA GPU.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 
 #include "canvas.h"
 #include "cuda_device.h"
 #include "frame_painter.h"
 #include "gl_context.h"
+#include "gpu_test.h"
 #include "op_expectations.h"
+#include "registry.h"
 #include "source_images.h"
 
 namespace kc {
 namespace {
 
-class GpuInterop : public ::testing::Test {
+using test::kPoison;
+
+class GpuInterop : public test::GpuTest {
 protected:
     void SetUp() override {
-        if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no GPU: " << *why;
+        GpuTest::SetUp();
+        if (IsSkipped()) return;
         try {
             context_ = std::make_unique<EglHeadlessContext>(0);
         } catch (const std::exception& e) {
@@ -29,7 +35,7 @@ protected:
 
 // Paints through `backend`, with the pixel buffer poisoned first; returns the buffer and the texture.
 std::pair<std::vector<Pixel>, std::vector<Pixel>> paint(FramePainter& painter, Canvas& canvas, const PaintJob& job) {
-    canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), ref::kPoison));
+    canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), kPoison));
     const auto error = painter.paint(job, canvas);
     EXPECT_EQ(error, std::nullopt) << error.value_or("");
     return {canvas.read_pixel_buffer(), canvas.read_texture()};
@@ -55,7 +61,7 @@ TEST_F(GpuInterop, EveryOpMatchesTheReferenceThroughTheRegisteredTexture) {
             Canvas canvas(job.params.width, job.params.height);
             const auto [buffer, texture] = paint(painter, canvas, job);
             ASSERT_TRUE(ref::matches_reference(job, texture));
-            for (const Pixel& p : buffer) ASSERT_EQ(p, ref::kPoison); // these paths never touch the pixel buffer
+            for (const Pixel& p : buffer) ASSERT_EQ(p, kPoison); // these paths never touch the pixel buffer
         }
         // Resizing re-registers the texture.
         Canvas canvas(64, 64);
@@ -72,7 +78,7 @@ TEST_F(GpuInterop, StagedBackendMatchesTheReference) {
     FramePainter painter(Backend::CudaStaged);
     for (const PaintJob& job : ref::random_jobs(5, 40, 300)) {
         Canvas canvas(job.params.width, job.params.height);
-        canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), ref::kPoison));
+        canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), kPoison));
         ASSERT_EQ(painter.paint(job, canvas), std::nullopt);
         ASSERT_TRUE(ref::matches_reference(job, canvas.read_texture()));
     }
@@ -99,14 +105,14 @@ TEST_F(GpuInterop, RefusedLaunchLeavesBufferAndTextureUntouched) {
     PaintJob good;
     ASSERT_EQ(painter.paint(good, canvas), std::nullopt);
     const auto shown = canvas.read_texture();
-    canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), ref::kPoison));
+    canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), kPoison));
     for (Dim3 bad : {Dim3{50, 30, 1}, Dim3{2048, 1, 1}, Dim3{0, 1, 1}, Dim3{1, 1, 65}}) {
         PaintJob job = good;
         job.launch.block = bad;
         const auto error = painter.paint(job, canvas);
         ASSERT_TRUE(error.has_value()) << to_string(bad);
     }
-    for (const Pixel& p : canvas.read_pixel_buffer()) ASSERT_EQ(p, ref::kPoison);
+    for (const Pixel& p : canvas.read_pixel_buffer()) ASSERT_EQ(p, kPoison);
     EXPECT_EQ(canvas.read_texture(), shown);
 }
 
@@ -140,7 +146,7 @@ TEST_F(GpuInterop, InputImagesFollowTheCanvasAcrossSizesAndObjects) {
         job.op = find_op("invert")->index;
         job.params.width = w, job.params.height = h;
         job.launch.pixels_per_thread = 4;
-        canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), ref::kPoison));
+        canvas.write_pixel_buffer(std::vector<Pixel>(canvas.pixel_count(), kPoison));
         ASSERT_EQ(painter.paint(job, canvas, &sources), std::nullopt);
         const auto out = canvas.read_texture();
         for (std::size_t i = 0; i < out.size(); ++i) {
@@ -150,7 +156,7 @@ TEST_F(GpuInterop, InputImagesFollowTheCanvasAcrossSizesAndObjects) {
     }
 }
 
-TEST_F(GpuInterop, TimingsArriveWithoutStalling) {
+TEST_F(GpuInterop, TimingsArriveForTheFramesPainted) {
     FramePainter painter(Backend::CudaInterop);
     Canvas canvas(800, 800);
     PaintJob job;
@@ -163,6 +169,42 @@ TEST_F(GpuInterop, TimingsArriveWithoutStalling) {
     EXPECT_GE(painter.times().kernel.count(), 8u);
     EXPECT_GT(painter.times().kernel.min(), 0.0);
     EXPECT_EQ(painter.times().map.count(), 20u);
+}
+
+// A frame's collect_timings returns at once while a long kernel is still running: the waiting
+// collect after it has to wait for most of the kernel, so the quick one cannot have waited.
+TEST_F(GpuInterop, TimingsArriveWithoutStalling) {
+    using Clock = std::chrono::steady_clock;
+    const auto ms_since = [](Clock::time_point t0) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    };
+    FramePainter painter(Backend::CudaInterop);
+    PaintJob job; // every pixel inside the Mandelbrot set iterates to max_iter, in double
+    job.op = find_op("mandelbrot")->index;
+    job.params.width = job.params.height = 4096;
+    job.params.max_iter = 100000;
+    job.params.use_double = true;
+    job.params.center_x = -0.2, job.params.center_y = 0.0, job.params.scale = 1e-6;
+    Canvas canvas(job.params.width, job.params.height);
+    ASSERT_EQ(painter.paint(job, canvas), std::nullopt); // warm-up: module load, registrations
+    glFinish();
+    painter.collect_timings(true);
+    painter.times().clear();
+
+    ASSERT_EQ(painter.paint(job, canvas), std::nullopt);
+    const auto t_collect = Clock::now();
+    painter.collect_timings();
+    const double collect_ms = ms_since(t_collect);
+    const auto t_wait = Clock::now();
+    glFinish();
+    painter.collect_timings(true);
+    const double wait_ms = ms_since(t_wait);
+    ASSERT_EQ(painter.times().kernel.count(), 1u);
+    const double kernel_ms = painter.times().kernel.last() / 1000.0;
+    ASSERT_GE(kernel_ms, 50.0) << "the kernel must run long enough to be in flight";
+    EXPECT_LT(collect_ms, 5.0) << "collect_timings waited for the kernel (" << kernel_ms << " ms)";
+    EXPECT_GT(wait_ms, kernel_ms / 4) << "nothing was in flight when collect_timings returned: paint waited for the "
+                                      << kernel_ms << " ms kernel";
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "cuda_device.h"
 #include "cuda_paint.h"
 #include "cuda_raii.h"
+#include "gpu_test.h"
 #include "indexing_reference.h"
 #include "launch_figures.h"
 #include "op_expectations.h"
@@ -17,37 +18,21 @@
 namespace kc {
 namespace {
 
-constexpr Pixel kPoison{1, 2, 3, 4}; // alpha 4: no paint path writes it
+using test::kPoison;
 
-class GpuIndexing : public ::testing::Test {
+class GpuIndexing : public test::GpuTest {
 protected:
-    void SetUp() override {
-        if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
-        KC_CUDA_CHECK_THROW(cudaSetDevice(0));
-        info_ = query_device(0);
-        stream_ = CudaStream::create();
-    }
-
     // Paints `job` on the device over a poisoned buffer; returns the pixels and, if asked, the
     // per-pixel write counts and SM numbers.
     std::vector<Pixel> paint(const PaintJob& job, std::vector<unsigned>* writes = nullptr,
                              std::vector<unsigned>* sms = nullptr) {
         const std::size_t n = std::size_t(job.params.width) * job.params.height;
-        std::vector<Pixel> host(n, kPoison);
-        DeviceBuffer<Pixel> pixels(n);
         DeviceBuffer<unsigned> write_counts(writes ? n : 0), sm_ids(sms ? n : 0);
-        // On the painting stream: it does not wait for the legacy stream, and a pageable
-        // cudaMemcpy may return before its DMA lands, so plain cudaMemcpy/cudaMemset would race the kernel.
         cudaStream_t s = stream_.get();
-        KC_CUDA_CHECK_THROW(cudaMemcpyAsync(pixels.data(), host.data(), pixels.bytes(), cudaMemcpyHostToDevice, s));
         if (writes) KC_CUDA_CHECK_THROW(cudaMemsetAsync(write_counts.data(), 0, write_counts.bytes(), s));
         if (sms) KC_CUDA_CHECK_THROW(cudaMemsetAsync(sm_ids.data(), 0xFF, sm_ids.bytes(), s));
-        const auto error =
-            cuda_paint(job, info_.limits, pixels.data(), stream_.get(),
-                       PixelRecord{sms ? sm_ids.data() : nullptr, writes ? write_counts.data() : nullptr});
-        EXPECT_FALSE(error) << *error;
-        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
-        KC_CUDA_CHECK_THROW(cudaMemcpy(host.data(), pixels.data(), pixels.bytes(), cudaMemcpyDeviceToHost));
+        std::vector<Pixel> host =
+            paint_poisoned(job, PixelRecord{sms ? sm_ids.data() : nullptr, writes ? write_counts.data() : nullptr});
         if (writes) {
             writes->resize(n);
             KC_CUDA_CHECK_THROW(
@@ -59,9 +44,6 @@ protected:
         }
         return host;
     }
-
-    DeviceInfo info_;
-    CudaStream stream_;
 };
 
 // Every view except sm must equal the CPU emulator's picture (which test_indexing checks against

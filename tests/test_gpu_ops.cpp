@@ -7,6 +7,7 @@
 #include "cpu_emulator.h"
 #include "cuda_device.h"
 #include "cuda_paint.h"
+#include "gpu_test.h"
 #include "ops/matmul_cuda.h"
 #include "ops/op_list.h"
 #include "reference_ops.h"
@@ -15,26 +16,20 @@
 namespace kc {
 namespace {
 
-constexpr Pixel kPoison{0x5A, 0xA5, 0x3C, 0x77}; // never an op's output (alpha 0x77)
+using test::kPoison;
 
-class GpuOps : public ::testing::Test {
+class GpuOps : public test::GpuTest {
 protected:
-    void SetUp() override {
-        if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
-        stream_ = CudaStream::create();
-    }
-
     // Runs `op` with the images in device memory, into a poisoned device buffer; returns the pixels.
     std::vector<Pixel> paint_gpu(std::string_view op, const ref::Img& a, const ref::Img* b, OpParams p,
                                  LaunchConfig launch = {}) {
         const std::size_t n = a.px.size();
-        DeviceBuffer<Pixel> da(n), db(b ? n : 0), out(n);
+        DeviceBuffer<Pixel> da(n), db(b ? n : 0);
         // On the painting stream (non-blocking): a pageable cudaMemcpy may return before its DMA lands.
         KC_CUDA_CHECK_THROW(cudaMemcpyAsync(da.data(), a.px.data(), da.bytes(), cudaMemcpyHostToDevice, stream_.get()));
         if (b)
             KC_CUDA_CHECK_THROW(
                 cudaMemcpyAsync(db.data(), b->px.data(), db.bytes(), cudaMemcpyHostToDevice, stream_.get()));
-        cuda_fill(out.data(), n, kPoison, stream_.get());
         PaintJob job;
         job.op = find_op(op)->index;
         p.width = a.w, p.height = a.h;
@@ -42,12 +37,7 @@ protected:
         p.src_b = b ? db.data() : nullptr;
         job.params = p;
         job.launch = launch;
-        const auto error = cuda_paint(job, query_device(0).limits, out.data(), stream_.get(), ws_);
-        EXPECT_FALSE(error) << *error;
-        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
-        std::vector<Pixel> host(n);
-        KC_CUDA_CHECK_THROW(cudaMemcpy(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
-        return host;
+        return paint_poisoned(job);
     }
     std::vector<Pixel> paint_cpu(std::string_view op, const ref::Img& a, const ref::Img* b, OpParams p) {
         PaintJob job;
@@ -60,9 +50,6 @@ protected:
         EXPECT_FALSE(CpuGridEmulator(2).paint(job, out.data()));
         return out;
     }
-
-    CudaStream stream_;
-    CudaOpWorkspace ws_;
 };
 
 constexpr int kW = 83, kH = 61; // not multiples of 16: partial tiles at the right and bottom

@@ -14,6 +14,7 @@
 #include "cuda_paint.h"
 #include "frame_painter.h"
 #include "gl_context.h"
+#include "gpu_test.h"
 #include "image_file.h"
 #include "reference.h"
 #include "registry.h"
@@ -23,7 +24,7 @@
 namespace kc {
 namespace {
 
-constexpr Pixel kPoison{0x5A, 0xA5, 0x3C, 0x77}; // no kernel here writes alpha 0x77
+using test::kPoison;
 
 // The tutorial's gradient, from its formulas (integer division), independent of the starter's text.
 Pixel gradient_at(int x, int y, int w, int h) {
@@ -31,14 +32,12 @@ Pixel gradient_at(int x, int y, int w, int h) {
                  255};
 }
 
-class GpuUserKernel : public ::testing::Test {
+class GpuUserKernel : public test::GpuTest {
 protected:
     void SetUp() override {
-        if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
+        GpuTest::SetUp();
+        if (IsSkipped()) return;
         if (auto why = nvrtc_unavailable_reason()) GTEST_SKIP() << *why;
-        KC_CUDA_CHECK_THROW(cudaSetDevice(0));
-        info_ = query_device(0);
-        stream_ = CudaStream::create();
     }
 
     UserKernel compile(std::string_view source, std::string_view name = "test.cu") {
@@ -51,25 +50,9 @@ protected:
     // or the refusal in `refusal`.
     std::vector<Pixel> paint(const UserKernel& kernel, PaintJob job, std::optional<std::string>* refusal = nullptr) {
         job.op = find_op("user_kernel")->index;
-        const std::size_t n = std::size_t(job.params.width) * job.params.height;
-        DeviceBuffer<Pixel> out(n);
-        cuda_fill(out.data(), n, kPoison, stream_.get());
-        CudaOpWorkspace ws;
-        ws.user_kernel = &kernel;
-        const auto error = cuda_paint(job, info_.limits, out.data(), stream_.get(), ws);
-        if (refusal)
-            *refusal = error;
-        else
-            EXPECT_EQ(error, std::nullopt) << error.value_or("");
-        std::vector<Pixel> host(n);
-        KC_CUDA_CHECK_THROW(
-            cudaMemcpyAsync(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost, stream_.get()));
-        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
-        return host;
+        ws_.user_kernel = &kernel;
+        return paint_poisoned(job, {}, refusal);
     }
-
-    DeviceInfo info_;
-    CudaStream stream_;
 };
 
 TEST_F(GpuUserKernel, GradientStarterEqualsTheTutorialsFormulaAtEveryPixel) {

@@ -12,6 +12,7 @@
 #include "launch_figures.h"
 #include "ops/gradient.h"
 #include "paint_job.h"
+#include "poison.h"
 #include "registry.h"
 #include "thread_of_pixel.h"
 
@@ -20,7 +21,7 @@ namespace {
 
 using test::Thread;
 
-constexpr Pixel kPoison{1, 2, 3, 4}; // alpha 4: no paint path writes it
+using test::kPoison;
 
 ThreadCoords coords(const Thread& t, const LaunchConfig& c, const Dim3& g) {
     return ThreadCoords{unsigned(t.bx),      unsigned(t.by), unsigned(t.bz),      unsigned(t.tx),

@@ -3,12 +3,13 @@
 
 #include "cpu_emulator.h"
 #include "op_expectations.h"
+#include "poison.h"
 
 namespace kc {
 namespace {
 
 std::vector<Pixel> paint(const PaintJob& job) {
-    std::vector<Pixel> out(std::size_t(job.params.width) * job.params.height, ref::kPoison);
+    std::vector<Pixel> out(std::size_t(job.params.width) * job.params.height, test::kPoison);
     const auto error = CpuGridEmulator(2).paint(job, out.data());
     EXPECT_EQ(error, std::nullopt) << error.value_or("");
     return out;
@@ -61,11 +62,11 @@ TEST(CpuEmulator, TutorialBlendIsThreeQuartersGradient) {
 TEST(CpuEmulator, RefusedLaunchLeavesTheOutputUntouched) {
     PaintJob job;
     job.launch.block = {50, 30, 1};
-    std::vector<Pixel> out(800 * 800, ref::kPoison);
+    std::vector<Pixel> out(800 * 800, test::kPoison);
     const auto error = CpuGridEmulator(2).paint(job, out.data());
     ASSERT_TRUE(error.has_value());
     EXPECT_NE(error->find("1024"), std::string::npos);
-    for (const Pixel& p : out) ASSERT_EQ(p, ref::kPoison);
+    for (const Pixel& p : out) ASSERT_EQ(p, test::kPoison);
 }
 
 TEST(CpuEmulator, TooSmallGridLeavesUncoveredPixelsInTheUncoveredColour) {

@@ -12,6 +12,7 @@
 #include "cpu_emulator.h"
 #include "image_io.h"
 #include "ops/op_list.h"
+#include "poison.h"
 #include "reference_ops.h"
 #include "registry.h"
 #include "source_images.h"
@@ -19,7 +20,7 @@
 namespace kc {
 namespace {
 
-constexpr Pixel kPoison{0x5A, 0xA5, 0x3C, 0x77}; // never an op's output (alpha 0x77)
+using test::kPoison;
 
 struct CpuRun {
     std::vector<Pixel> pixels;
@@ -375,7 +376,7 @@ TEST(ImageFiles, FailedLoadKeepsTheCurrentImage) {
 
 int run_kcanvas(const std::string& args) {
     const int status = std::system(
-        (std::string(KC_BINARY) + " --headless --backend cpu --frames 1 " + args + " >/dev/null 2>&1").c_str());
+        (std::string(KCANVAS_BIN) + " --headless --backend cpu --frames 1 " + args + " >/dev/null 2>&1").c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

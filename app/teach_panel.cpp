@@ -62,7 +62,10 @@ ThreadCoords coords_of(const Dim3& block, const Dim3& grid, int bx, int by, int 
                         unsigned(grid.x),  unsigned(grid.y),  unsigned(grid.z)};
 }
 
-void legend(const PaintJob& job, const Dim3& grid) {
+void legend(const PaintJob& job, const Dim3& grid, bool prose = true) {
+    const auto wrapped = [prose](std::string_view text) {
+        if (prose) kc::wrapped(text);
+    };
     const Dim3& b = job.launch.block;
     const Mapping m = job.launch.mapping;
     const unsigned width = static_cast<unsigned>(job.params.width);
@@ -199,6 +202,8 @@ void step_controls(UiState& s, long long blocks) {
 }
 
 } // namespace
+
+void view_legend(const PaintJob& job, const Dim3& grid, bool prose) { legend(job, grid, prose); }
 
 void indexing_section(UiState& s, const PanelContext&) {
     // What the kernels launch: a custom op's own block, grid and mapping, else the panel's.

@@ -1,4 +1,5 @@
 #include "panel.h"
+#include "record_panel.h"
 
 #include "block_sweep.h"
 
@@ -488,6 +489,8 @@ void panel_sections(UiState& s, const PanelContext& ctx) {
     }
     if (!s.error.empty()) wrapped_text(kErrorColour, "Error: " + s.error);
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
+    if (ui::CollapsingHeader("Time")) time_section(s);
+    if (ui::CollapsingHeader("Record")) record_section(s);
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
     if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);

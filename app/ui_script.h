@@ -9,6 +9,8 @@
 //   the fastest block") | quit inspect X,Y|off (pin the
 //   inspector) | outlines on|off | step N|off (step mode, paused) | panel [-]indexing|device kernel FILE.cu (load into
 //   the kernel editor, compile) | starter NAME | source TEXT (append a line; "-" empties) compile (the editor's text)
+//   pause | play | frame N (N frames on, negative back; paused) | time T (seconds) | speed X | loop FROM TO|off
+//   (the animation clock of the Time section) | record FILE (the Record section's settings) | record cancel
 // Input verbs act as a person does, through real mouse and key events (script_input.h); TARGET
 // is a control's visible label (whole, or a unique prefix; "LABEL [N]" for the Nth) or X,Y in
 // window coordinates. A control scrolled out of its panel is wheeled into view first.

@@ -10,8 +10,10 @@
 #include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
+#include "record_panel.h"
 #include "settings.h"
 #include "teach_state.h"
+#include "time_clock.h"
 
 namespace kc {
 
@@ -72,6 +74,8 @@ struct UiState {
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")
     TeachState teach;                   // inspector, overlays, step mode (teach_panel.h)
+    TimeClock clock;                    // the animation's t (user kernels, step mode): the Time section
+    RecordPanelState record;            // the Record section (record_panel.h)
     TuneRequests tune;                  // the block tuner's buttons (the sweep runs in the frame loop)
     bool tune_ended = false;            // a sweep just ended: the panel scrolls its results into view once
 

@@ -31,6 +31,7 @@
 #include "kernel_files.h"
 #include "key_events.h"
 #include "panel.h"
+#include "record_panel.h"
 #include "registry.h"
 #include "settings.h"
 #include "teach_panel.h"
@@ -428,7 +429,8 @@ int run_windowed(const Options& o) {
         [&] { return tuner_status(sweep ? &*sweep : nullptr); }};
 
     const auto started = Clock::now();
-    auto last_frame = started;
+    auto last_frame = started, last_tick = started;
+    WindowRecorder recorder; // the Record section's recording, a few frames per window frame
     double frame_ms = 0.0;
     FrameBreakdown breakdown;
     Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
@@ -450,7 +452,8 @@ int run_windowed(const Options& o) {
         apply_requests(state, canvas, painter, window, vsync_now);
         watchdog.arm(watch_gpu && painter.backend() != Backend::Cpu); // the backend may have changed
 
-        state.job.params.seconds = static_cast<float>(std::chrono::duration<double>(Clock::now() - started).count());
+        state.job.params.seconds = static_cast<float>(tick_clock(state, last_tick));
+        if (state.fatal.empty()) recorder.advance(state, painter); // a few frames of a recording, if one runs
 
         // 1. CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture.
         // After a kernel fault CUDA can do nothing more: the last picture and the panel stay until

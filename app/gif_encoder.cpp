@@ -90,10 +90,14 @@ std::vector<Pixel> median_cut(const Histogram& h, int colours) {
     std::vector<Box> boxes;
     if (all.count) boxes.push_back(all);
     while (int(boxes.size()) < colours) {
-        // The most populous box that still spans more than one bin.
+        // The box whose pixels lie farthest from one colour: its pixels times its longest side.
         auto it = std::max_element(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) {
-            const bool a_splits = a.lo != a.hi, b_splits = b.lo != b.hi;
-            return a_splits != b_splits ? b_splits : a.count < b.count;
+            auto weight = [](const Box& x) {
+                int side = 0;
+                for (int i = 0; i < 3; ++i) side = std::max(side, x.hi[i] - x.lo[i]);
+                return double(x.count) * side;
+            };
+            return weight(a) < weight(b);
         });
         if (it == boxes.end() || it->lo == it->hi) break;
         auto [a, b] = split(h, *it);

@@ -12,7 +12,7 @@ namespace kc {
 
 namespace {
 
-double lerp(double a, double b, double u) { return a + (b - a) * u; }
+double lerp(double a, double b, double u) { return u >= 1 ? b : a + (b - a) * u; } // the end value exactly
 
 // Applies sweep `s` at progress u (0..1) to the job; returns the caption's line for it.
 std::string apply_sweep(const ParamSweep& s, double u, PaintJob& job, const RecordPlan& plan) {

@@ -179,7 +179,7 @@ int record(const RecordFlags& f, const RecordPlan& plan, Recorder::Render render
     fmt::print(stderr, "kcanvas record: {} frames {}x{} at {:g} fps to {}{} in {:.1f} s ({:.1f} ms a frame)\n",
                plan.frames, plan.job.params.width, plan.job.params.height, plan.fps, f.out,
                bytes ? fmt::format(" ({:.2f} MB)", bytes / 1e6) : "", recorder.elapsed_seconds(),
-               1e3 * recorder.elapsed_seconds() / std::max(1, recorder.work_total()));
+               1e3 * recorder.elapsed_seconds() / plan.frames);
     return 0;
 }
 

@@ -261,6 +261,11 @@ int run_record_command(int argc, char** argv) {
 #ifdef KC_HAVE_CUDA
     if (o.backend != Backend::Cpu && !cuda_unavailable_reason()) cuda_device = 0;
 #endif
+    if (op_registry()[plan.job.op].user_code && (o.backend == Backend::Cpu || cuda_device < 0)) {
+        fmt::print(stderr, "kcanvas record: your kernel needs a CUDA GPU (--backend cuda-interop or cuda-staged){}\n",
+                   o.backend == Backend::Cpu ? "" : ": none is usable here");
+        return o.backend == Backend::Cpu ? 2 : 1;
+    }
     std::unique_ptr<EglHeadlessContext> context;
     try {
         context = std::make_unique<EglHeadlessContext>(cuda_device);

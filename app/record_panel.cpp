@@ -100,6 +100,7 @@ void record_section(UiState& s) {
     ui::InputIntOnCommit("FPS", &r.fps);
     r.fps = std::clamp(r.fps, 1, r.format == 0 ? 50 : 240);
     ui::InputInt2("Size (W x H)", r.size.data(), ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ui::SmallButton("Use the canvas size")) r.size = {s.job.params.width, s.job.params.height};
     if (ui::BeginCombo("Format", kFormatNames[r.format])) {
         for (int i = 0; i < int(kFormatNames.size()); ++i)
             if (ui::Selectable(kFormatNames[i], i == r.format)) {
@@ -109,7 +110,7 @@ void record_section(UiState& s) {
             }
         ImGui::EndCombo();
     }
-    ui::InputText("File##record", r.path.data(), r.path.size());
+    ui::InputText("Output file", r.path.data(), r.path.size());
     if (const auto f = record_format_of(path_of(r))) r.format = int(*f);
     if (needs_ffmpeg(RecordFormat(r.format)) && !find_ffmpeg()) wrapped_text(kWarnColour, kNoFfmpeg);
     if (r.running) {

@@ -24,7 +24,7 @@ TEST(GuiRecord, TheRecordSectionRecordsTheFramesAskedForWhileTheWindowRuns) {
     KC_SKIP_WITHOUT_DISPLAY();
     const auto run = run_script("kc_gui_record", "size 96x64\nwait 2\nclick Record\nwait 2\n"
                                                  "click Frames\nkey ctrl+a\ntype 9\nkey enter\n"
-                                                 "click File\ntype {dir}/out.gif\nkey enter\n"
+                                                 "click Output file\ntype {dir}/out.gif\nkey enter\n"
                                                  "click Start recording\nexpect recorded 9 frames to\nquit\n");
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
     const DecodedGif gif = decode_gif(run.dir + "/out.gif");
@@ -39,7 +39,7 @@ TEST(GuiRecord, CancelKeepsNothing) {
     KC_SKIP_WITHOUT_DISPLAY();
     const auto run = run_script("kc_gui_record_cancel", "size 200x150\nwait 2\nclick Record\nwait 2\n"
                                                         "click Frames\nkey ctrl+a\ntype 5000\nkey enter\n"
-                                                        "click File\ntype {dir}/long.gif\nkey enter\n"
+                                                        "click Output file\ntype {dir}/long.gif\nkey enter\n"
                                                         "click Start recording\nexpect recording {dir}/long.gif\n"
                                                         "click Cancel recording\nexpect nothing was written\n"
                                                         "print Start recording\nquit\n");
@@ -68,7 +68,7 @@ TEST(GuiRecord, WithoutFfmpegTheFormatSaysSo) {
     KC_SKIP_WITHOUT_DISPLAY();
     const std::string empty = ::testing::TempDir() + "/kc_gui_no_ffmpeg_path";
     fs::create_directories(empty);
-    const std::string script = "wait 2\nclick Record\nwait 2\nclick Format\nclick MP4\nhover File\nwait 2\n"
+    const std::string script = "wait 2\nclick Record\nwait 2\nclick Format\nclick MP4\nhover Output file\nwait 2\n"
                                "expect need the ffmpeg program\nclick Format\nclick GIF\nwait 2\n"
                                "expect-not need the ffmpeg program\nquit\n";
     const std::string dir = ::testing::TempDir() + "/kc_gui_no_ffmpeg";

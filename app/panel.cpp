@@ -1,5 +1,4 @@
 #include "panel.h"
-#include "record_panel.h"
 
 #include "block_sweep.h"
 
@@ -13,6 +12,7 @@
 #include "kernel_panel.h"
 #include "panel_text.h"
 #include "param_limits.h"
+#include "record_panel.h"
 #include "registry.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"

@@ -1,12 +1,16 @@
 // kcanvas: CUDA kernels paint an OpenGL canvas live, driven by a Dear ImGui panel.
 #include <fmt/format.h>
 
+#include <string_view>
+
 #include "headless.h"
 #include "options.h"
+#include "record.h"
 #include "ui_script.h"
 #include "windowed.h"
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string_view(argv[1]) == "record") return kc::run_record_command(argc, argv);
     auto parsed = kc::parse_options(argc, argv);
     if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
     const kc::Options& options = std::get<kc::Options>(parsed);

@@ -56,7 +56,8 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     CLI::App app{"kcanvas — CUDA kernels paint an OpenGL canvas live; a Dear ImGui panel sets the launch.\n"
                  "Without --headless it opens a window. Exit codes: 0 ok, 1 no usable GPU/display/EGL,\n"
                  "2 bad input (unknown op, malformed flag, a launch the device cannot run, a --kernel that is\n"
-                 "missing or does not compile); 1 also when a kernel faults on the GPU (its source is saved).",
+                 "missing or does not compile); 1 also when a kernel faults on the GPU (its source is saved).\n"
+                 "kcanvas record --help: GIF, MP4, WebM or PNG-sequence recordings.",
                  "kcanvas"};
     std::string present = "surface";
     std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels", backend = "auto";

@@ -12,6 +12,7 @@
 #include "kernel_panel.h"
 #include "panel_text.h"
 #include "param_limits.h"
+#include "record_panel.h"
 #include "registry.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
@@ -487,6 +488,8 @@ void panel_sections(UiState& s, const PanelContext& ctx) {
     }
     if (!s.error.empty()) wrapped_text(kErrorColour, "Error: " + s.error);
     teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
+    if (ui::CollapsingHeader("Time")) time_section(s);
+    if (ui::CollapsingHeader("Record")) record_section(s);
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
     if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <utility>
 
 #include "device_figures.h"
 #include "launch_figures.h"
@@ -62,7 +63,10 @@ ThreadCoords coords_of(const Dim3& block, const Dim3& grid, int bx, int by, int 
                         unsigned(grid.x),  unsigned(grid.y),  unsigned(grid.z)};
 }
 
-void legend(const PaintJob& job, const Dim3& grid) {
+void legend(const PaintJob& job, const Dim3& grid, bool prose = true) {
+    const auto wrapped = [prose](std::string_view text) {
+        if (prose) kc::wrapped(text);
+    };
     const Dim3& b = job.launch.block;
     const Mapping m = job.launch.mapping;
     const unsigned width = static_cast<unsigned>(job.params.width);
@@ -169,16 +173,23 @@ void warp_store_line(const ResolvedLaunch& r, int w, int h) {
                  ws.cache_lines, kCacheLineBytes, ws.ideal_lines);
 }
 
-// Step mode runs every frame, whether or not its controls are shown.
+// Step mode runs every frame, whether or not its controls are shown: the blocks painted follow
+// the animation clock, from the time step mode began.
 void advance_step(UiState& s, long long blocks) {
     TeachState& t = s.teach;
     if (!t.stepping) {
         s.job.max_blocks = -1;
+        t.step_started = false;
         return;
     }
-    if (!t.step_paused) t.step_blocks += ImGui::GetIO().DeltaTime * t.blocks_per_second;
-    t.step_blocks = std::clamp(t.step_blocks, 0.0, double(std::max(0LL, blocks))); // an illegal grid may count < 0
-    s.job.max_blocks = static_cast<long long>(t.step_blocks);
+    const double now = s.clock.seconds, rate = std::max(0.001f, t.blocks_per_second);
+    if (!t.step_started) t.step_origin = now, t.step_started = true, t.step_rate = t.blocks_per_second;
+    if (t.step_rate != t.blocks_per_second) // a new pace keeps what is painted
+        t.step_origin = now - t.step_blocks / rate, t.step_rate = t.blocks_per_second;
+    if (t.step_request) t.step_origin = now - *std::exchange(t.step_request, std::nullopt) / rate;
+    // An illegal grid may count < 0.
+    t.step_blocks = std::clamp((now - t.step_origin) * rate, 0.0, double(std::max(0LL, blocks)));
+    s.job.max_blocks = static_cast<long long>(std::floor(t.step_blocks + 1e-9));
 }
 
 void step_controls(UiState& s, long long blocks) {
@@ -188,18 +199,21 @@ void step_controls(UiState& s, long long blocks) {
     ui::TextDisabled("(?)");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Paints only the first N blocks in launch order (blockIdx.x fastest, then y, then z);\n"
-                          "the others return at once. Real GPUs run many blocks at a time in no promised order.");
+                          "the others return at once. Real GPUs run many blocks at a time in no promised order.\n"
+                          "N follows the Time section's clock: pause, single frames and the time slider move it.");
     if (!t.stepping) return;
     ui::SliderFloat("Blocks / second", &t.blocks_per_second, 0.5f, 2000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
-    if (ui::Button(t.step_paused ? "Run" : "Pause")) t.step_paused = !t.step_paused;
+    if (ui::Button(s.clock.paused ? "Run" : "Pause")) s.clock.paused = !s.clock.paused;
     ImGui::SameLine();
-    if (ui::Button("+1 block")) t.step_blocks = std::floor(t.step_blocks) + 1, t.step_paused = true;
+    if (ui::Button("+1 block")) t.step_request = std::floor(t.step_blocks + 1e-9) + 1, s.clock.paused = true;
     ImGui::SameLine();
-    if (ui::Button("Restart")) t.step_blocks = 0, t.step_paused = false;
-    ui::Text("%lld of %lld blocks painted", std::min(static_cast<long long>(t.step_blocks), blocks), blocks);
+    if (ui::Button("Restart")) t.step_request = 0.0, s.clock.paused = false;
+    ui::Text("%lld of %lld blocks painted", std::min(static_cast<long long>(t.step_blocks + 1e-9), blocks), blocks);
 }
 
 } // namespace
+
+void view_legend(const PaintJob& job, const Dim3& grid, bool prose) { legend(job, grid, prose); }
 
 void indexing_section(UiState& s, const PanelContext&) {
     // What the kernels launch: a custom op's own block, grid and mapping, else the panel's.

@@ -12,6 +12,8 @@ namespace kc {
 void teaching_sections(UiState& state, const PanelContext& ctx);
 void indexing_section(UiState& state, const PanelContext& ctx);
 void device_section(const UiState& state, const PanelContext& ctx);
+// The view's legend (swatches; with `prose`, what the colours mean), as the Indexing section shows it.
+void view_legend(const PaintJob& job, const Dim3& grid, bool prose);
 
 // Draws over the canvas (where state.view puts it) with ImGui's background draw list and shows the inspector's tooltip.
 // Call between ImGui::NewFrame and ImGui::Render; it also turns the painter's writer record on

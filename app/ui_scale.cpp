@@ -52,24 +52,29 @@ bool UiScale::update(int percent) {
 }
 
 void UiScale::rebuild_fonts(float scale) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.Fonts->Clear();
-    std::error_code ec;
-    true_type_ = std::filesystem::exists(kTextFont, ec) &&
-                 io.Fonts->AddFontFromFileTTF(kTextFont, font_pixels(kTextPixels, scale)) != nullptr;
-    if (!true_type_) {
-        ImFontConfig config;
-        config.SizePixels = font_pixels(13.0f, scale);
-        io.Fonts->AddFontDefault(&config);
-    }
-    if (std::filesystem::exists(kMonoFont, ec))
-        io.Fonts->AddFontFromFileTTF(kMonoFont, font_pixels(kMonoPixels, scale));
+    ImGui::GetIO().Fonts->Clear();
+    true_type_ = add_ui_fonts(scale);
     // The backend makes the texture itself at its first NewFrame; afterwards it is replaced here.
     if (texture_made_) {
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
     texture_made_ = true; // from the next call on: update() runs before each frame's NewFrame
+}
+
+bool add_ui_fonts(float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    std::error_code ec;
+    const bool true_type = std::filesystem::exists(kTextFont, ec) &&
+                           io.Fonts->AddFontFromFileTTF(kTextFont, font_pixels(kTextPixels, scale)) != nullptr;
+    if (!true_type) {
+        ImFontConfig config;
+        config.SizePixels = font_pixels(13.0f, scale);
+        io.Fonts->AddFontDefault(&config);
+    }
+    if (std::filesystem::exists(kMonoFont, ec))
+        io.Fonts->AddFontFromFileTTF(kMonoFont, font_pixels(kMonoPixels, scale));
+    return true_type;
 }
 
 ImFont* mono_font() {

@@ -26,6 +26,10 @@ private:
     bool texture_made_ = false; // the OpenGL3 backend made its font texture at its first NewFrame
 };
 
+// Loads DejaVu Sans and Sans Mono at `scale` times 13 pixels into ImGui's font atlas (ImGui's
+// built-in font when missing); returns whether the TrueType font loaded.
+bool add_ui_fonts(float scale);
+
 // The monospaced font for aligned columns and code (the default font if there is none).
 ImFont* mono_font();
 

@@ -311,7 +311,31 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
             s.teach.block_outlines = c.arg == "on";
         } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
             s.teach.stepping = c.arg != "off";
-            if (s.teach.stepping) s.teach.step_blocks = number(c, 0, 1e12, true), s.teach.step_paused = true;
+            if (s.teach.stepping) s.teach.step_request = number(c, 0, 1e12, true), s.clock.paused = true;
+        } else if (c.verb == "pause" || c.verb == "play") { // the animation clock (the Time section)
+            s.clock.paused = c.verb == "pause";
+        } else if (c.verb == "frame") { // frame N: N frames forward (negative: back), paused
+            s.clock.step_frames(int(number(c, -1e6, 1e6, true)));
+        } else if (c.verb == "time") { // time T: scrub to t = T seconds
+            s.clock.set(number(c, 0, 1e9));
+        } else if (c.verb == "speed") {
+            s.clock.speed = number(c, TimeClock::kMinSpeed, TimeClock::kMaxSpeed);
+        } else if (c.verb == "loop") { // loop FROM TO (seconds) | loop off
+            std::istringstream in(c.arg);
+            double from = 0, to = 0;
+            if (c.arg == "off")
+                s.clock.loop = false;
+            else if (in >> from >> to && from >= 0 && to > from && std::isfinite(to))
+                s.clock.loop = true, s.clock.loop_from = from, s.clock.loop_to = to, s.clock.set(s.clock.seconds);
+            else
+                throw bad("loop needs FROM TO, 0 <= FROM < TO, or off");
+        } else if (c.verb == "record") { // record FILE: the Record section's recording to FILE; record cancel
+            if (c.arg == "cancel") {
+                s.record.cancel = true;
+            } else {
+                std::snprintf(s.record.path.data(), s.record.path.size(), "%s", c.arg.c_str());
+                s.record.start = true;
+            }
         } else if (c.verb == "panel") { // panel indexing|device opens that section, -indexing closes it
             s.teach.section_requests.push_back(c.arg);
         } else if (c.verb == "wait") {

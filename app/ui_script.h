@@ -11,6 +11,8 @@
 //   step N|off (step mode, paused) | panel [-]indexing|device
 //   editor window|panel (where the kernel editor is) | kernel FILE.cu (load into the editor, compile)
 //   starter NAME | source TEXT (append a line; "-" empties) | compile (the editor's text)
+//   pause | play | frame N (N frames on, negative back; paused) | time T (seconds) | speed X | loop FROM TO|off
+//   (the animation clock of the Time section) | record FILE (the Record section's settings) | record cancel
 // Input verbs act as a person does, through real mouse and key events (script_input.h); TARGET
 // is a control's visible label (whole, or a unique prefix; "LABEL [N]" for the Nth) or X,Y in
 // window coordinates. A control scrolled out of its panel is wheeled into view first.

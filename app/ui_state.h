@@ -10,9 +10,11 @@
 #include "canvas_view.h"
 #include "launch_config.h"
 #include "paint_job.h"
+#include "record_panel.h"
 #include "settings.h"
 #include "source_images.h"
 #include "teach_state.h"
+#include "time_clock.h"
 
 namespace kc {
 
@@ -76,6 +78,8 @@ struct UiState {
     std::string error;                  // a CUDA/GL error from the last frame
     std::string message;                // one-line feedback (e.g. "saved foo.png")
     TeachState teach;                   // inspector, overlays, step mode (teach_panel.h)
+    TimeClock clock;                    // the animation's t (user kernels, step mode): the Time section
+    RecordPanelState record;            // the Record section (record_panel.h)
     TuneRequests tune;                  // the block tuner's buttons (the sweep runs in the frame loop)
     bool tune_ended = false;            // a sweep just ended: the panel scrolls its results into view once
 

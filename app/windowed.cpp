@@ -31,6 +31,7 @@
 #include "kernel_files.h"
 #include "key_events.h"
 #include "panel.h"
+#include "record_panel.h"
 #include "registry.h"
 #include "settings.h"
 #include "teach_panel.h"
@@ -463,6 +464,8 @@ private:
     int fb_w_ = 0, fb_h_ = 0;
     const Clock::time_point started_ = Clock::now();
     Clock::time_point last_frame_ = started_;
+    Clock::time_point last_tick_ = started_; // the animation clock's last step (time_clock.h)
+    WindowRecorder recorder_;                // the Record section's recording, a few frames per window frame
     double frame_ms_ = 0.0;
     FrameBreakdown breakdown_;
 };
@@ -498,9 +501,10 @@ void FrameLoop::apply_requests_between_frames() {
     watchdog_.arm(false); // loading or saving a large image is slow CPU work, not a hung GPU
     apply_requests(s_, w_.canvas, w_.painter, w_.window, vsync_now_);
     watchdog_.arm(watch_gpu_ && w_.painter.backend() != Backend::Cpu); // the backend may have changed
-    s_.job.params.seconds = static_cast<float>(std::chrono::duration<double>(Clock::now() - started_).count());
+    s_.job.params.seconds = static_cast<float>(tick_clock(s_, last_tick_));
     // Resolved and checked once: the painter runs it, the panel and the overlay show it.
     s_.resolved = resolve_launch(s_.job, w_.painter.limits());
+    if (s_.fatal.empty()) recorder_.advance(s_, w_.painter); // a few frames of a recording, if one runs
 }
 
 // CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture. After a

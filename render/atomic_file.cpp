@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 namespace kc {
 
@@ -148,6 +149,161 @@ std::optional<std::string> output_path_error(const std::string& path) {
     if (::stat(folder.c_str(), &st) != 0) return failure(path, reason_for(errno, folder), false);
     if (!S_ISDIR(st.st_mode)) return failure(path, reason_for(ENOTDIR, folder), false);
     if (::access(folder.c_str(), W_OK) != 0) return failure(path, reason_for(errno, folder), false);
+    return std::nullopt;
+}
+
+std::variant<PendingFile, std::string> PendingFile::create(const std::string& target, std::string_view suffix) {
+    if (target.empty()) return std::string("cannot write a file without a name");
+    const fs::path resolved = resolved_target(target);
+    fs::path temp;
+    int fd = -1;
+    static std::atomic<unsigned> counter{0};
+    const std::string stem = resolved.filename().string().substr(0, 100);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        temp = folder_of(resolved) / fmt::format(".{}.kcanvas-{}-{}{}", stem, ::getpid(), counter++, suffix);
+        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) break;
+    }
+    if (fd < 0) return failure(target, reason_for(errno, folder_of(resolved)), false);
+    PendingFile file;
+    file.target_ = resolved.string(), file.temp_ = temp.string(), file.fd_ = fd;
+    return file;
+}
+
+PendingFile::PendingFile(PendingFile&& other) noexcept
+    : target_(std::move(other.target_)), temp_(std::exchange(other.temp_, {})), fd_(std::exchange(other.fd_, -1)) {}
+
+PendingFile& PendingFile::operator=(PendingFile&& other) noexcept {
+    if (this != &other) {
+        discard();
+        target_ = std::move(other.target_), temp_ = std::exchange(other.temp_, {}), fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+}
+
+PendingFile::~PendingFile() { discard(); }
+
+std::optional<std::string> PendingFile::write(std::span<const std::byte> bytes) {
+    if (fd_ < 0) return failure(target_, "the file is closed", false);
+    if (const int error = write_all(fd_, bytes)) return failure(target_, reason_for(error, folder_of(target_)), false);
+    return std::nullopt;
+}
+
+void PendingFile::close_descriptor() {
+    if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+}
+
+std::optional<std::string> PendingFile::commit() {
+    if (temp_.empty()) return failure(target_, "nothing was written", false);
+    int error = 0;
+    if (fd_ < 0) fd_ = ::open(temp_.c_str(), O_WRONLY | O_CLOEXEC); // written by another program: sync it too
+    if (fd_ < 0) error = errno;
+    if (!error) error = write_sync_close(std::exchange(fd_, -1), {});
+    if (!error && ::rename(temp_.c_str(), target_.c_str()) != 0) error = errno;
+    if (error) {
+        discard();
+        return failure(target_, reason_for(error, folder_of(target_)), false);
+    }
+    temp_.clear();
+    sync_folder(folder_of(target_));
+    return std::nullopt;
+}
+
+void PendingFile::discard() {
+    close_descriptor();
+    if (!temp_.empty()) ::unlink(std::exchange(temp_, {}).c_str());
+}
+
+namespace {
+
+// Whether `folder` holds only files an earlier sequence left (or nothing).
+bool holds_only_replaceable(const fs::path& folder, bool (*is_replaceable)(const std::string&)) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+        if (!entry.is_regular_file(ec) || !is_replaceable(entry.path().filename().string())) return false;
+    return !ec;
+}
+
+} // namespace
+
+std::optional<std::string> output_folder_error(const std::string& path, bool (*is_replaceable)(const std::string&)) {
+    if (path.empty()) return "cannot write a folder without a name";
+    fs::path target = fs::path(path);
+    if (!target.has_filename()) target = target.parent_path(); // "frames/"
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) return failure(path, "it is a file, not a folder", false);
+        if (!holds_only_replaceable(target, is_replaceable))
+            return failure(path, "the folder holds other files (kcanvas replaces only an earlier sequence)", false);
+    }
+    const fs::path folder = folder_of(target);
+    if (::stat(folder.c_str(), &st) != 0) return failure(path, reason_for(errno, folder), false);
+    if (!S_ISDIR(st.st_mode)) return failure(path, reason_for(ENOTDIR, folder), false);
+    if (::access(folder.c_str(), W_OK) != 0) return failure(path, reason_for(errno, folder), false);
+    return std::nullopt;
+}
+
+std::variant<PendingFolder, std::string> PendingFolder::create(const std::string& target) {
+    fs::path t = fs::path(target);
+    if (!t.has_filename()) t = t.parent_path();
+    if (t.empty()) return std::string("cannot write a folder without a name");
+    static std::atomic<unsigned> counter{0};
+    const std::string stem = t.filename().string().substr(0, 100);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const fs::path temp = folder_of(t) / fmt::format(".{}.kcanvas-{}-{}.tmp", stem, ::getpid(), counter++);
+        if (::mkdir(temp.c_str(), 0777) == 0) {
+            PendingFolder folder;
+            folder.target_ = t.string(), folder.temp_ = temp.string();
+            return folder;
+        }
+        if (errno != EEXIST) return failure(target, reason_for(errno, folder_of(t)), false);
+    }
+    return failure(target, "no free temporary name", false);
+}
+
+PendingFolder::PendingFolder(PendingFolder&& other) noexcept
+    : target_(std::move(other.target_)), temp_(std::exchange(other.temp_, {})) {}
+
+PendingFolder& PendingFolder::operator=(PendingFolder&& other) noexcept {
+    if (this != &other) {
+        discard();
+        target_ = std::move(other.target_), temp_ = std::exchange(other.temp_, {});
+    }
+    return *this;
+}
+
+PendingFolder::~PendingFolder() { discard(); }
+
+void PendingFolder::discard() {
+    std::error_code ec;
+    if (!temp_.empty()) fs::remove_all(std::exchange(temp_, {}), ec);
+}
+
+std::optional<std::string> PendingFolder::commit(bool (*is_replaceable)(const std::string&)) {
+    if (auto e = output_folder_error(target_, is_replaceable)) {
+        discard();
+        return e;
+    }
+    std::error_code ec;
+    // An earlier sequence moves aside first, and goes once the new one has its name.
+    fs::path old;
+    if (fs::exists(target_, ec)) {
+        old = fs::path(temp_ + ".old");
+        if (::rename(target_.c_str(), old.c_str()) != 0) {
+            const int error = errno;
+            discard();
+            return failure(target_, reason_for(error, folder_of(target_)), false);
+        }
+    }
+    if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+        const int error = errno;
+        if (!old.empty()) ::rename(old.c_str(), target_.c_str()); // the earlier sequence back
+        discard();
+        return failure(target_, reason_for(error, folder_of(target_)), !old.empty());
+    }
+    temp_.clear();
+    if (!old.empty()) fs::remove_all(old, ec);
+    sync_folder(folder_of(target_));
     return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 
 namespace kc {
 
@@ -20,5 +21,58 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
 // and `path` is not a folder itself. Lets the command line refuse before hours of work; the write
 // itself still checks everything.
 std::optional<std::string> output_path_error(const std::string& path);
+
+// A file made piece by piece (a recording): the pieces go to a temporary file beside `target`,
+// which commit() syncs and renames over it once complete. Destroyed uncommitted (a failure, a
+// cancel), the temporary is removed: no half-written file is ever left under the target's name.
+class PendingFile {
+public:
+    // Creates the temporary, named ".<target's name>.kcanvas-PID-N<suffix>" in the same folder.
+    static std::variant<PendingFile, std::string> create(const std::string& target, std::string_view suffix = ".tmp");
+    PendingFile(PendingFile&& other) noexcept;
+    PendingFile& operator=(PendingFile&& other) noexcept;
+    PendingFile(const PendingFile&) = delete;
+    PendingFile& operator=(const PendingFile&) = delete;
+    ~PendingFile();
+
+    const std::string& temporary() const { return temp_; }
+    const std::string& target() const { return target_; }
+    std::optional<std::string> write(std::span<const std::byte> bytes); // "cannot write 'x.gif': disk full"
+    // For writers that open the temporary by name themselves (ffmpeg): closes kcanvas' descriptor.
+    void close_descriptor();
+    std::optional<std::string> commit(); // after it the temporary is gone, whatever it returns
+    void discard();                      // removes the temporary now
+
+private:
+    PendingFile() = default;
+    std::string target_, temp_;
+    int fd_ = -1;
+};
+
+// A folder made file by file (a PNG sequence), with the same promise: the files go to a temporary
+// folder beside `target`, renamed to it by commit(). An existing `target` is replaced only when it
+// is empty or holds nothing but an earlier sequence (files named by `is_replaceable`).
+class PendingFolder {
+public:
+    static std::variant<PendingFolder, std::string> create(const std::string& target);
+    PendingFolder(PendingFolder&& other) noexcept;
+    PendingFolder& operator=(PendingFolder&& other) noexcept;
+    PendingFolder(const PendingFolder&) = delete;
+    PendingFolder& operator=(const PendingFolder&) = delete;
+    ~PendingFolder();
+
+    const std::string& temporary() const { return temp_; }
+    std::optional<std::string> commit(bool (*is_replaceable)(const std::string& file_name));
+    void discard();
+
+private:
+    PendingFolder() = default;
+    std::string target_, temp_;
+};
+
+// Why `path` cannot become a folder of files: its parent folder is missing or read-only, or it
+// exists and is a file. `is_replaceable` as for PendingFolder::commit.
+std::optional<std::string> output_folder_error(const std::string& path,
+                                               bool (*is_replaceable)(const std::string& file_name));
 
 } // namespace kc

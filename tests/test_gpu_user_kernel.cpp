@@ -296,5 +296,25 @@ TEST_F(GpuUserKernel, AFaultingKernelExitsWithItsSourceSaved) {
     }
 }
 
+// A recording's frame n is painted at t = n / fps: frame 2 of a 60 fps recording of the animated
+// starter is the picture a 3-frame headless run (t = frame / 60) ends on.
+TEST_F(GpuUserKernel, ARecordingsFramesArePaintedAtNOverFps) {
+    const std::string dir = ::testing::TempDir() + "/kc_gpu_record_t";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string kernel = std::string(KC_ASSETS) + "/kernels/waves.cu";
+    const auto rec =
+        test::run("record --kernel " + kernel + " --size 128x96 --fps 60 --frames 3 --plain --out " + dir + "/frames/");
+    ASSERT_EQ(rec.exit_code, 0) << rec.output;
+    const auto head =
+        test::run("--headless --kernel " + kernel + " --size 128x96 --frames 3 --out " + dir + "/headless.png");
+    ASSERT_EQ(head.exit_code, 0) << head.output;
+    const auto frame = test::load_png(dir + "/frames/frame-00002.png"), want = test::load_png(dir + "/headless.png");
+    ASSERT_EQ(frame.pixels.size(), 128u * 96);
+    EXPECT_TRUE(frame.pixels == want.pixels);
+    const auto first = test::load_png(dir + "/frames/frame-00000.png");
+    EXPECT_FALSE(first.pixels == want.pixels) << "waves.cu moves with t";
+}
+
 } // namespace
 } // namespace kc

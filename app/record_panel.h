@@ -1,0 +1,45 @@
+#pragma once
+// The window's Time and Record sections, and the recording the frame loop advances a few frames
+// at a time while the window keeps running (progress in the status bar; Cancel keeps nothing).
+#include <array>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "frame_painter.h"
+
+namespace kc {
+
+struct UiState;
+
+// The Record section's fields and buttons; the frame loop acts on start / cancel.
+struct RecordPanelState {
+    bool by_seconds = false; // the length in seconds, else in frames
+    int frames = 150;
+    float seconds = 5.0f;
+    int fps = 30;
+    std::array<int, 2> size{0, 0}; // 0 x 0: the canvas' size
+    std::array<char, 1024> path{}; // empty: kcanvas-<op>-<time>.<format's extension>
+    int format = 0;                // GIF, MP4, WebM, PNG sequence: the extension an empty path gets
+    bool start = false, cancel = false;
+    bool running = false; // set by the frame loop
+    float progress = 0;   // 0..1
+};
+
+void time_section(UiState& s);
+void record_section(UiState& s);
+
+// The animation clock's step for this frame: wall time since `last` times the speed, unless paused.
+double tick_clock(UiState& s, std::chrono::steady_clock::time_point& last);
+
+// Starts, advances (about `budget` of work per call) or cancels the window's recording.
+class WindowRecording;
+struct WindowRecorder {
+    std::unique_ptr<WindowRecording> recording;
+    WindowRecorder();
+    ~WindowRecorder();
+    void advance(UiState& s, const FramePainter& painter,
+                 std::chrono::milliseconds budget = std::chrono::milliseconds(30));
+};
+
+} // namespace kc

@@ -18,6 +18,7 @@ desktop-file-validate "$scratch/root/usr/share/applications/kcanvas.desktop"
 [ -f "$scratch/root/usr/share/man/man1/kcanvas.1.gz" ] || fail "no man page"
 
 depends=$(dpkg-deb --field "$deb" Depends)
+depends_names=$(tr ',|' '\n\n' <<<"$depends" | awk '{ print $1 }') # one package name a line
 # The libraries the binary itself names (NEEDED), where ldd finds them here.
 for needed in $(readelf -d "$kcanvas" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
   lib=$(ldd "$kcanvas" | awk -v n="$needed" '$1 == n && $3 ~ /^\// { print $3 }')
@@ -25,7 +26,7 @@ for needed in $(readelf -d "$kcanvas" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p');
   package=$(dpkg -S "$(realpath "$lib")" 2>/dev/null | head -1 | cut -d: -f1) ||
     package=$(dpkg -S "$lib" 2>/dev/null | head -1 | cut -d: -f1) || true
   [ -n "$package" ] || fail "$lib (linked) belongs to no Debian package"
-  grep -qE "(^|, )$package( |,|$)" <<<"$depends" || fail "$lib comes from $package, which Depends lacks: $depends"
+  grep -qxF "$package" <<<"$depends_names" || fail "$lib comes from $package, which Depends lacks: $depends"
 done
 if compgen -G "/var/lib/apt/lists/*_Packages*" >/dev/null; then
   apt-get install --simulate -qq "$deb" >"$scratch/apt.log" 2>&1 || { cat "$scratch/apt.log"; fail "dependencies do not resolve"; }

@@ -136,7 +136,7 @@ TEST(Version, PrintsEveryFieldABugReportNeeds) {
     // The commit is the source tree's (when it is a git checkout).
     const auto head = test::run_shell("git -C '" + std::string(KC_SOURCE_DIR) + "' rev-parse --short=12 HEAD");
     if (head.exit_code == 0) {
-        EXPECT_EQ(m[2].str().substr(0, 12), head.output.substr(0, 12));
+        EXPECT_EQ(m[2].str().substr(0, 12), head.output.substr(0, 12)) << "(built before the last commit? rebuild)";
     }
     EXPECT_NE(r.output.find("\ndata: " + std::string(KC_BUILD_DIR) + "/share/kcanvas\n"), std::string::npos)
         << r.output;

@@ -50,8 +50,13 @@ std::string save_faulted_kernel(const std::string& source) {
     const std::time_t now = std::time(nullptr);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-    const std::filesystem::path name = rescue_dir() / fmt::format("kcanvas-kernel-{}.cu", stamp);
-    const auto error = write_text_file_atomically(name.string(), source);
+    const std::string file = fmt::format("kcanvas-kernel-{}.cu", stamp);
+    std::filesystem::path name = rescue_dir() / file;
+    auto error = write_text_file_atomically(name.string(), source);
+    if (error && name.has_parent_path()) { // a data dir that cannot be written: the working directory, then
+        name = file;
+        error = write_text_file(file, source);
+    }
     const std::string where = std::filesystem::absolute(name).string();
     return error ? "your kernel's source could not be saved: " + *error : "your kernel's source is saved in " + where;
 }

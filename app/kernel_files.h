@@ -20,8 +20,8 @@ std::optional<std::string> write_text_file(const std::string& path, const std::s
 std::optional<std::string> write_text_file_atomically(const std::string& path, const std::string& text);
 
 // Saves `source` as kcanvas-kernel-YYYYmmdd-HHMMSS.cu in rescue_dir() (<data dir>/rescued, not
-// the working directory, where it is easily lost); returns a line for
-// the fault message: where the source went, or why it could not be saved.
+// the working directory, where it is easily lost; there only when the data dir cannot be written);
+// returns a line for the fault message: where the source went, or why it could not be saved.
 std::string save_faulted_kernel(const std::string& source);
 
 // What kcanvas says when a kernel faulted (`what`: the CUDA error): the error, where the source

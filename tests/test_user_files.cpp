@@ -152,5 +152,16 @@ TEST(UserDirs, AFaultedKernelIsRescuedIntoTheDataDirWithItsFullPath) {
     EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "// the user's work\n");
 }
 
+TEST(UserDirs, ARescueFallsBackToTheWorkingDirectoryWhenTheDataDirCannotBeWritten) {
+    const fs::path root = fresh_dir("rescue_blocked");
+    std::ofstream(root / "not-a-dir") << "a file where the data dir would be";
+    ScopedEnv data("XDG_DATA_HOME", (root / "not-a-dir").string());
+    const fs::path old_cwd = fs::current_path();
+    fs::current_path(root);
+    const std::string note = save_faulted_kernel("// kept anyway\n");
+    fs::current_path(old_cwd);
+    ASSERT_EQ(note.rfind("your kernel's source is saved in " + (root / "kcanvas-kernel-").string(), 0), 0u) << note;
+}
+
 } // namespace
 } // namespace kc

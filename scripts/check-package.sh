@@ -21,7 +21,8 @@ depends=$(dpkg-deb --field "$deb" Depends)
 depends_names=$(tr ',|' '\n\n' <<<"$depends" | awk '{ print $1 }') # one package name a line
 # The libraries the binary itself names (NEEDED), where ldd finds them here.
 for needed in $(readelf -d "$kcanvas" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-  lib=$(ldd "$kcanvas" | awk -v n="$needed" '$1 == n && $3 ~ /^\// { print $3 }')
+  # "libfmt.so.9 => /lib/.../libfmt.so.9 (0x...)", or the loader alone: "/lib64/ld-linux-x86-64.so.2 (0x...)"
+  lib=$(ldd "$kcanvas" | awk -v n="$needed" '$1 == n && $3 ~ /^\// { print $3 } $1 ~ ("/" n "$") { print $1 }')
   [ -n "$lib" ] || fail "$needed (linked) is not found here"
   package=$(dpkg -S "$(realpath "$lib")" 2>/dev/null | head -1 | cut -d: -f1) ||
     package=$(dpkg -S "$lib" 2>/dev/null | head -1 | cut -d: -f1) || true

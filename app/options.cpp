@@ -12,7 +12,6 @@
 #include "kernel_files.h"
 #include "param_limits.h"
 #include "registry.h"
-#include "version.h"
 
 namespace kc {
 
@@ -149,9 +148,9 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
            "Window: UI scale in percent (75..300) times the monitor's, for this run (the panel's setting is kept)")
         ->check(CLI::Range(75, 300));
 
-    app.set_version_flag("--version", version_report,
-                         "Version, git commit, CUDA toolkit and architectures built for; whether NVRTC, EGL and a "
-                         "GPU are available here; where the data was found");
+    app.add_flag("--version", o.version,
+                 "Version, git commit, CUDA toolkit and architectures built for; whether NVRTC, EGL and a GPU are "
+                 "available here; where the data was found");
     app.footer(kDataFooter);
 
     BenchOptions bench;
@@ -200,9 +199,6 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         std::reverse(args.begin() + 1, args.end()); // CLI11 takes the arguments last first
         args.erase(args.begin());
         app.parse(args);
-    } catch (const CLI::CallForVersion& e) {
-        std::fputs(e.what(), stdout);
-        return 0;
     } catch (const CLI::CallForHelp& e) {
         std::fputs(app.help().c_str(), stdout);
         return 0;
@@ -215,6 +211,7 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         fmt::print(stderr, "kcanvas: {}\n", message);
         return 2;
     };
+    if (o.version) return o; // main prints it: parsing probes no hardware
     if (bench_cmd->parsed()) {
         // A missing folder is found now, not after the whole benchmark has run.
         if (auto e = output_path_error(bench.csv)) return fail("--csv: " + *e);

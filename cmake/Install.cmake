@@ -3,14 +3,6 @@
 # data, menu entry, icons, man page) and the Debian package (CPack).
 include(GNUInstallDirs)
 
-# __FILE__ (error messages of the CUDA checks) names files relative to the source tree, so no path
-# to it is compiled into an installed binary.
-foreach(target kc_gpu kc_render kc_app kcanvas)
-  target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:C,CXX>:-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>)
-endforeach()
-
 # --- --version: version, git commit (refreshed every build), CUDA toolkit and architectures.
 set(kc_cuda_version "")
 set(kc_cuda_archs "")

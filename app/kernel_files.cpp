@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "atomic_file.h"
+#include "user_dirs.h"
 
 namespace kc {
 
@@ -45,19 +46,17 @@ std::optional<std::string> write_text_file_atomically(const std::string& path, c
     return write_file_atomically(path, std::string_view(text));
 }
 
-std::optional<std::filesystem::path> user_data_dir() {
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "kcanvas";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return std::filesystem::path(home) / ".local" / "share" / "kcanvas";
-    return std::nullopt;
-}
-
 std::string save_faulted_kernel(const std::string& source) {
     const std::time_t now = std::time(nullptr);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-    const std::string name = fmt::format("kcanvas-kernel-{}.cu", stamp);
-    const auto error = write_text_file(name, source);
+    const std::string file = fmt::format("kcanvas-kernel-{}.cu", stamp);
+    std::filesystem::path name = rescue_dir() / file;
+    auto error = write_text_file_atomically(name.string(), source);
+    if (error && name.has_parent_path()) { // a data dir that cannot be written: the working directory, then
+        name = file;
+        error = write_text_file(file, source);
+    }
     const std::string where = std::filesystem::absolute(name).string();
     return error ? "your kernel's source could not be saved: " + *error : "your kernel's source is saved in " + where;
 }

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "user_dirs.h" // user_data_dir(), rescue_dir()
+
 namespace kc {
 
 // Reads a whole text file into `text`; on failure returns why ("cannot read 'x.cu': No such file
@@ -17,12 +19,9 @@ std::optional<std::string> write_text_file(const std::string& path, const std::s
 // write_text_file, creating the file's directory first if needed.
 std::optional<std::string> write_text_file_atomically(const std::string& path, const std::string& text);
 
-// kcanvas' directory for the user's files: $XDG_DATA_HOME/kcanvas, else ~/.local/share/kcanvas
-// (not created here); nullopt when neither variable is set.
-std::optional<std::filesystem::path> user_data_dir();
-
-// Saves `source` as kcanvas-kernel-YYYYmmdd-HHMMSS.cu in the working directory; returns a line for
-// the fault message: where the source went, or why it could not be saved.
+// Saves `source` as kcanvas-kernel-YYYYmmdd-HHMMSS.cu in rescue_dir() (<data dir>/rescued, not
+// the working directory, where it is easily lost; there only when the data dir cannot be written);
+// returns a line for the fault message: where the source went, or why it could not be saved.
 std::string save_faulted_kernel(const std::string& source);
 
 // What kcanvas says when a kernel faulted (`what`: the CUDA error): the error, where the source

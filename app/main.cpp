@@ -1,12 +1,14 @@
 // kcanvas: CUDA kernels paint an OpenGL canvas live, driven by a Dear ImGui panel.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <string_view>
 
 #include "headless.h"
 #include "options.h"
 #include "record.h"
 #include "ui_script.h"
+#include "version.h"
 #include "windowed.h"
 
 int main(int argc, char** argv) {
@@ -15,6 +17,7 @@ int main(int argc, char** argv) {
     if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
     const kc::Options& options = std::get<kc::Options>(parsed);
     try {
+        if (options.version) return std::fputs(kc::version_report().c_str(), stdout) < 0 ? 1 : 0;
         if (options.bench) return kc::run_bench(*options.bench);
         return options.headless ? kc::run_headless(options) : kc::run_windowed(options);
     } catch (const kc::ScriptError& e) { // a script that cannot run as written is bad input

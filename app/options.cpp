@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "atomic_file.h"
+#include "data_dir.h"
 #include "image_io.h"
 #include "kernel_files.h"
 #include "param_limits.h"
@@ -49,6 +50,14 @@ std::vector<std::string> join_center_values(int argc, char** argv) {
     return args;
 }
 
+constexpr const char* kDataFooter =
+    "\nSample images (logo.png, rose.jpg) and starter kernels (gradient.cu, waves.cu, ...) can be named bare: "
+    "--image rose.jpg,\n--kernel waves.cu. They are looked up in <the binary's folder>/share/kcanvas (a build "
+    "tree),\n<the binary's folder>/../share/kcanvas (an install prefix), then $XDG_DATA_DIRS/kcanvas; "
+    "kcanvas --version says\nwhich was found. Settings: $XDG_CONFIG_HOME/kcanvas; autosaves and rescued kernels: "
+    "$XDG_DATA_HOME/kcanvas;\nsaved pictures: the folder `xdg-user-dir PICTURES` names, else the working "
+    "directory.";
+
 } // namespace
 
 std::variant<Options, int> parse_options(int argc, char** argv) {
@@ -67,7 +76,7 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     auto* op_option = app.get_option("--op");
     app.add_option("--kernel", o.kernel_path,
                    "Your own CUDA kernel, FILE.cu, compiled at start with NVRTC (implies --op user_kernel; "
-                   "the starters are in assets/kernels; see README \"Write your own kernel\")");
+                   "a starter by its bare name, e.g. waves.cu; see README \"Write your own kernel\")");
     auto* size_option = app.add_option("--size", size, "Canvas size WxH (default 800x800, or the size of --image)")
                             ->capture_default_str();
     app.add_option("--image", o.image,
@@ -140,6 +149,11 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
            "Window: UI scale in percent (75..300) times the monitor's, for this run (the panel's setting is kept)")
         ->check(CLI::Range(75, 300));
 
+    app.add_flag("--version", o.version,
+                 "Version, git commit, CUDA toolkit and architectures built for; whether NVRTC, EGL and a GPU are "
+                 "available here; where the data was found");
+    app.footer(kDataFooter);
+
     BenchOptions bench;
     CLI::App* bench_cmd = app.add_subcommand(
         "bench", "Time every op x size x backend x present path (CUDA events, warm-up, medians) next to a "
@@ -198,6 +212,7 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         fmt::print(stderr, "kcanvas: {}\n", message);
         return 2;
     };
+    if (o.version) return o; // main prints it: parsing probes no hardware
     if (bench_cmd->parsed()) {
         // A missing folder is found now, not after the whole benchmark has run.
         if (auto e = output_path_error(bench.csv)) return fail("--csv: " + *e);
@@ -206,6 +221,9 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         return o;
     }
     o.size_given = size_option->count() > 0;
+    // A bare name not found here is looked up among the shipped samples: --image rose.jpg, --kernel waves.cu.
+    o.image = resolve_data_file(o.image, "images"), o.image2 = resolve_data_file(o.image2, "images");
+    o.kernel_path = resolve_data_file(o.kernel_path, "kernels");
     if (variant == "naive" || variant == "global" || variant == "0")
         o.params.variant = 0;
     else if (variant == "tiled" || variant == "shared" || variant == "1")

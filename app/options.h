@@ -34,6 +34,7 @@ struct Options {
     std::string kernel_path;           // --kernel: the user's .cu file (implies --op user_kernel)
     std::string kernel_source;         // its text, read while parsing (a missing file is bad input)
     std::optional<BenchOptions> bench; // `kcanvas bench ...`
+    bool version = false;              // --version: print version_report() (version.h) and exit
 };
 
 // Parses argv. On --help, or a malformed or unknown flag, prints what is needed and returns the

@@ -46,20 +46,6 @@ std::string errno_text() { return std::strerror(errno); }
 
 } // namespace
 
-std::string config_dir() {
-    namespace fs = std::filesystem;
-    fs::path dir;
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
-        dir = fs::path(xdg) / "kcanvas";
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        dir = fs::path(home) / ".config" / "kcanvas";
-    else
-        return {};
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    return ec ? std::string() : dir.string();
-}
-
 UiSettings load_settings(const std::string& path) {
     UiSettings s;
     std::ifstream in(path);

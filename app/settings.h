@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "user_dirs.h" // config_dir()
+
 namespace kc {
 
 struct UiSettings {
@@ -15,9 +17,6 @@ struct UiSettings {
     bool panel_hidden = false;                      // the canvas takes the whole window
     bool operator==(const UiSettings&) const = default;
 };
-
-// kcanvas' configuration directory, created if missing; empty when there is no HOME either.
-std::string config_dir();
 
 // Reads `path`; a missing file, an unknown key or a bad value leaves the default for it.
 UiSettings load_settings(const std::string& path);

@@ -122,12 +122,12 @@ void set_path_field(UiState& s, int slot, const std::string& path) {
     std::snprintf(s.image_path[slot].data(), s.image_path[slot].size(), "%s", path.c_str());
 }
 
-// "kcanvas-<op>-YYYYmmdd-HHMMSS.png" in the working directory.
+// "kcanvas-<op>-YYYYmmdd-HHMMSS.png" in the Pictures folder (else the working directory).
 std::string snapshot_name(const UiState& s) {
     const std::time_t now = std::time(nullptr);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-    return fmt::format("kcanvas-{}-{}.png", op_registry()[s.job.op].name, stamp);
+    return (pictures_dir() / fmt::format("kcanvas-{}-{}.png", op_registry()[s.job.op].name, stamp)).string();
 }
 
 // Loads and clears images; a bad file leaves the current image and says why.

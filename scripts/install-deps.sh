@@ -5,7 +5,8 @@
 set -euo pipefail
 packages=(cmake g++ pkg-config libglfw3-dev libimgui-dev libstb-dev python3-glad libgtest-dev
           libcli11-dev nlohmann-json3-dev libfmt-dev libegl-dev libgl-dev libpng-dev libjpeg62-turbo-dev
-          xvfb xauth fonts-dejavu-core clang-format)
+          xvfb xauth fonts-dejavu-core clang-format
+          help2man desktop-file-utils dpkg-dev) # the man page, the menu entry's check, the .deb's Depends
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -32,9 +32,15 @@ inline ProcessResult run_shell(const std::string& command_line) {
 // at start), so tests neither touch the user's ~/.local/share nor see each other's autosaves.
 inline std::string test_data_home() { return ::testing::TempDir() + "/kc_data_" + std::to_string(::getpid()); }
 
+// The environment of a test's kcanvas: its own data dir, and a config dir of its own, so neither
+// the user's imgui.ini nor their Pictures folder (xdg-user-dir reads user-dirs.dirs there) is used.
+inline std::string test_env(const std::string& data_home) {
+    return "XDG_DATA_HOME='" + data_home + "' XDG_CONFIG_HOME='" + data_home + "/config' ";
+}
+
 // Runs kcanvas with these arguments, with XDG_DATA_HOME set to `data_home`.
 inline ProcessResult run(const std::string& args, const std::string& data_home = test_data_home()) {
-    return run_shell("XDG_DATA_HOME='" + data_home + "' " + std::string(KCANVAS_BIN) + " " + args);
+    return run_shell(test_env(data_home) + std::string(KCANVAS_BIN) + " " + args);
 }
 
 } // namespace kc::test

@@ -275,9 +275,10 @@ TEST_F(GpuUserKernel, AFaultingKernelExitsWithItsSourceSaved) {
         const std::string work = dir + "/fault-" + backend;
         std::filesystem::remove_all(work);
         std::filesystem::create_directories(work);
-        // Run from `work`, where the source is saved; timeout: a hang is a failure too.
-        const auto fault = test::run_shell("cd " + work + " && timeout 120 " + std::string(KCANVAS_BIN) +
-                                           " --headless --frames 5 --backend " + backend + " --kernel " + faulty);
+        // `work` is the data dir, whose rescued/ gets the source; timeout: a hang is a failure too.
+        const auto fault =
+            test::run_shell("cd " + work + " && XDG_DATA_HOME=" + work + " timeout 120 " + std::string(KCANVAS_BIN) +
+                            " --headless --frames 5 --backend " + backend + " --kernel " + faulty);
         EXPECT_EQ(fault.exit_code, 1) << fault.output;
         EXPECT_NE(fault.output.find("a kernel faulted on the GPU"), std::string::npos) << fault.output;
         EXPECT_TRUE(fault.output.find("illegal") != std::string::npos ||
@@ -285,7 +286,7 @@ TEST_F(GpuUserKernel, AFaultingKernelExitsWithItsSourceSaved) {
             << fault.output; // the CUDA error's own words
         EXPECT_NE(fault.output.find("kcanvas-kernel-"), std::string::npos) << fault.output;
         int saved = 0;
-        for (const auto& entry : std::filesystem::directory_iterator(work)) {
+        for (const auto& entry : std::filesystem::directory_iterator(work + "/kcanvas/rescued")) {
             ++saved;
             std::ifstream in(entry.path());
             const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

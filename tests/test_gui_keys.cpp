@@ -27,13 +27,14 @@ struct KeysRun {
 
 // Runs the window on `script` with `dir` as its working directory and dir/data as XDG_DATA_HOME.
 // `fresh`: start from an empty dir (false: keep the last run's data, a restart).
-KeysRun run_keys(const std::string& name, const std::string& script, bool fresh = true) {
+// `env`: more variables for kcanvas ("NAME='value' ").
+KeysRun run_keys(const std::string& name, const std::string& script, bool fresh = true, const std::string& env = "") {
     KeysRun run{fs::path(::testing::TempDir()) / name, {}, {}};
     run.data_home = run.dir / "data";
     if (fresh) fs::remove_all(run.dir);
     fs::create_directories(run.data_home);
     std::ofstream(run.dir / "script.txt") << script;
-    run.result = test::run_shell("cd '" + run.dir.string() + "' && XDG_DATA_HOME='" + run.data_home.string() + "' " +
+    run.result = test::run_shell("cd '" + run.dir.string() + "' && " + test::test_env(run.data_home.string()) + env +
                                  KCANVAS_BIN + " --backend cpu --size 160x100 --script script.txt");
     return run;
 }
@@ -119,6 +120,24 @@ TEST(GuiKeys, F12SavesTheCanvasEvenWhileTypingInAField) {
     const auto png = test::load_png(pictures[0].string());
     EXPECT_EQ(png.width, 160);
     EXPECT_EQ(png.height, 100);
+}
+
+TEST(GuiKeys, F12SavesIntoThePicturesFolderWhenThereIsOne) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const fs::path pictures = fs::path(::testing::TempDir()) / "kc_keys_pictures";
+    fs::remove_all(pictures);
+    fs::create_directories(pictures);
+    // xdg-user-dir answers $XDG_PICTURES_DIR when user-dirs.dirs does not set it.
+    const KeysRun run = run_keys("kc_keys_f12_pictures", "wait 2\nkey f12\nwait 3\nstatus\nquit\n", true,
+                                 "XDG_PICTURES_DIR='" + pictures.string() + "' ");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    std::vector<fs::path> saved;
+    for (const auto& e : fs::directory_iterator(pictures)) saved.push_back(e.path());
+    ASSERT_EQ(saved.size(), 1u) << run.result.output;
+    EXPECT_TRUE(saved[0].filename().string().starts_with("kcanvas-gradient-")) << saved[0];
+    EXPECT_NE(run.result.output.find("message: saved " + saved[0].string()), std::string::npos) << run.result.output;
+    for (const auto& e : fs::directory_iterator(run.dir)) // nothing in the working directory
+        EXPECT_FALSE(e.path().filename().string().starts_with("kcanvas-")) << e.path();
 }
 
 TEST(GuiKeys, TheEditorsTextComesBackAfterARestart) {

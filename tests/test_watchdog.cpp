@@ -33,14 +33,14 @@ TEST(WatchdogDeathTest, TheRescuedSourceIsSavedBeforeTheExit) {
     const std::string source = "extern \"C\" __global__ void paint() { for (;;) {} }\n";
     EXPECT_EXIT(
         {
-            std::filesystem::current_path(dir);
+            ::setenv("XDG_DATA_HOME", dir.c_str(), 1); // rescued into <data dir>/rescued
             Watchdog w(200ms);
             w.rescue(source);
             std::this_thread::sleep_for(5s);
         },
         ::testing::ExitedWithCode(1), "your kernel's source is saved in .*kcanvas-kernel-.*\\.cu");
     int saved = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir + "/kcanvas/rescued")) {
         std::ifstream in(entry.path());
         EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), source);
         ++saved;

@@ -1,6 +1,7 @@
 // kcanvas: CUDA kernels paint an OpenGL canvas live, driven by a Dear ImGui panel.
 #include <fmt/format.h>
 
+#include "gpu_list.h"
 #include "headless.h"
 #include "options.h"
 #include "ui_script.h"
@@ -11,6 +12,7 @@ int main(int argc, char** argv) {
     if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
     const kc::Options& options = std::get<kc::Options>(parsed);
     try {
+        if (options.list_gpus) return kc::print_gpu_list();
         if (options.bench) return kc::run_bench(*options.bench);
         return options.headless ? kc::run_headless(options) : kc::run_windowed(options);
     } catch (const kc::ScriptError& e) { // a script that cannot run as written is bad input

@@ -34,6 +34,8 @@ struct Options {
     std::string kernel_path;           // --kernel: the user's .cu file (implies --op user_kernel)
     std::string kernel_source;         // its text, read while parsing (a missing file is bad input)
     std::optional<BenchOptions> bench; // `kcanvas bench ...`
+    std::optional<int> gpu;            // --gpu: the CUDA device, checked (nullopt: GL's, or device 0)
+    bool list_gpus = false;            // --list-gpus
 };
 
 // Parses argv. On --help, or a malformed or unknown flag, prints what is needed and returns the

@@ -10,6 +10,7 @@
 #include "gl_context.h"
 #include "op_expectations.h"
 #include "source_images.h"
+#include "test_gpu_device.h"
 
 namespace kc {
 namespace {
@@ -19,7 +20,7 @@ protected:
     void SetUp() override {
         if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no GPU: " << *why;
         try {
-            context_ = std::make_unique<EglHeadlessContext>(0);
+            context_ = std::make_unique<EglHeadlessContext>(test::test_gpu());
         } catch (const std::exception& e) {
             GTEST_SKIP() << "no headless EGL on the CUDA device: " << e.what();
         }

@@ -12,6 +12,7 @@
 #include "launch_figures.h"
 #include "op_expectations.h"
 #include "registry.h"
+#include "test_gpu_device.h"
 #include "thread_of_pixel.h"
 
 namespace kc {
@@ -23,8 +24,8 @@ class GpuIndexing : public ::testing::Test {
 protected:
     void SetUp() override {
         if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
-        KC_CUDA_CHECK_THROW(cudaSetDevice(0));
-        info_ = query_device(0);
+        KC_CUDA_CHECK_THROW(cudaSetDevice(test::test_gpu()));
+        info_ = query_device(test::test_gpu());
         stream_ = CudaStream::create();
     }
 

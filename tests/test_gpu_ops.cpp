@@ -10,6 +10,7 @@
 #include "ops/op_list.h"
 #include "reference_ops.h"
 #include "registry.h"
+#include "test_gpu_device.h"
 
 namespace kc {
 namespace {
@@ -20,6 +21,7 @@ class GpuOps : public ::testing::Test {
 protected:
     void SetUp() override {
         if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
+        KC_CUDA_CHECK_THROW(cudaSetDevice(test::test_gpu()));
         stream_ = CudaStream::create();
     }
 
@@ -41,7 +43,7 @@ protected:
         p.src_b = b ? db.data() : nullptr;
         job.params = p;
         job.launch = launch;
-        const auto error = cuda_paint(job, query_device(0).limits, out.data(), stream_.get(), ws_);
+        const auto error = cuda_paint(job, query_device(test::test_gpu()).limits, out.data(), stream_.get(), ws_);
         EXPECT_FALSE(error) << *error;
         KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
         std::vector<Pixel> host(n);

@@ -22,6 +22,12 @@ const std::vector<GpuDescription> kMixed = {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// kcanvas with a time limit: a refusal that does not happen would open a window or run a bench.
+test::ProcessResult run_bounded(const std::string& args) {
+    return test::run_shell("XDG_DATA_HOME='" + test::test_data_home() + "' timeout 60 " + std::string(KCANVAS_BIN) +
+                           " " + args);
+}
+
 TEST(GpuChoice, NoGpuRefusesEveryChoiceSayingWhy) {
     for (const char* spec : {"0", "1", "NVIDIA", "GPU-8f"}) {
         const GpuChoice c = choose_gpu(spec, {}, "the NVIDIA driver reports no CUDA device");
@@ -166,7 +172,7 @@ TEST(GpuCli, GpuPastTheLastIsRefusedWithTheList) {
     for (const std::string& args : {"--gpu " + past, "--headless --gpu " + past, "bench --gpu " + past,
                                     "--gpu " + past + " bench", std::string("--headless --gpu no-such-gpu")}) {
         SCOPED_TRACE(args);
-        const auto r = test::run(args);
+        const auto r = run_bounded(args);
         EXPECT_EQ(r.exit_code, 2) << r.output;
         if (here.gpus.empty()) {
             EXPECT_TRUE(contains(r.output, "no CUDA GPU")) << r.output;
@@ -175,7 +181,7 @@ TEST(GpuCli, GpuPastTheLastIsRefusedWithTheList) {
             EXPECT_TRUE(contains(r.output, "GPU " + std::to_string(g.index) + ": " + describe_gpu(g))) << r.output;
     }
     if (here.gpus.empty()) { // --gpu 1 exactly, as the task states it
-        const auto r = test::run("--headless --gpu 1");
+        const auto r = run_bounded("--headless --gpu 1");
         EXPECT_EQ(r.exit_code, 2) << r.output;
         EXPECT_TRUE(contains(r.output, "kcanvas: --gpu 1: no CUDA GPU here: ")) << r.output;
     }

@@ -54,9 +54,9 @@ std::vector<std::string> join_center_values(int argc, char** argv) {
 CLI::Option* add_gpu_flags(CLI::App& app, CLI::App& bench, std::string& spec, bool& list) {
     const std::string help = "The CUDA GPU to paint with: its index, or a prefix of its name or UUID "
                              "(see --list-gpus). Window: interop needs the GPU OpenGL runs on";
-    bench.add_option("--gpu", spec, help);
+    bench.add_option("--gpu", spec, help)->type_name("N|NAME|UUID");
     app.add_flag("--list-gpus", list, "List the CUDA GPUs, their EGL devices and whether interop works; then exit");
-    return app.add_option("--gpu", spec, help);
+    return app.add_option("--gpu", spec, help)->type_name("N|NAME|UUID");
 }
 
 } // namespace

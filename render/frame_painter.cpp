@@ -110,6 +110,7 @@ FramePainter::FramePainter(std::optional<Backend> forced, std::optional<int> gpu
     }
 #else
     why_not_[0] = why_not_[1] = "this kcanvas was built without CUDA";
+    (void)gpu;
 #endif
     if (forced) {
         if (!set_backend(*forced))

@@ -605,13 +605,15 @@ bool report(const BenchOptions& o, const std::vector<Row>& rows, const std::stri
 
 // Everything after the options are checked and a GL context exists: the exit code.
 int run_with_context(const BenchOptions& o, const BenchPlan& plan, const EglHeadlessContext& context, int cuda_device) {
-    FramePainter painter;
+    FramePainter painter(std::nullopt, o.gpu);
     const std::string device = painter.device().name;
     // Each measured step beats; a GPU that stops answering ends the run with a message.
     Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
     watchdog.arm(painter.unavailable_reason(Backend::CudaInterop).empty() ||
                  painter.unavailable_reason(Backend::CudaStaged).empty());
-    fmt::print("kcanvas bench on {} ({})\n", device, context.description());
+    fmt::print("kcanvas bench on {}{} ({})\n", device,
+               painter.cuda_device() >= 0 ? fmt::format(", CUDA device {}", painter.cuda_device()) : "",
+               context.description());
     // user_kernel times the default starter (the gradient, through the user's code path).
     bool user_kernel_ready = false;
     if (std::any_of(plan.ops.begin(), plan.ops.end(), [](const OpInfo* op) { return op->user_code; })) {
@@ -648,7 +650,7 @@ int run_bench(const BenchOptions& o) {
     if (!plan) return 2;
     int cuda_device = -1;
 #ifdef KC_HAVE_CUDA
-    if (!cuda_unavailable_reason()) cuda_device = 0;
+    if (!cuda_unavailable_reason()) cuda_device = o.gpu.value_or(0);
 #endif
     std::unique_ptr<EglHeadlessContext> context;
     try {

@@ -1,6 +1,7 @@
 #pragma once
 // kcanvas bench: every op x size x backend x present path, timed with CUDA events after warm-up,
 // medians, next to a device-to-device copy of the same bytes measured in the same run.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,8 @@ struct BenchOptions {
     std::string csv = "bench.csv";
     std::string json = "bench.json";
     bool sweep_blocks = false;
-    int watchdog_s = 60; // as kcanvas --watchdog, per measured step
+    int watchdog_s = 60;    // as kcanvas --watchdog, per measured step
+    std::optional<int> gpu; // --gpu: the CUDA device (nullopt: device 0)
 };
 
 int run_bench(const BenchOptions& o); // returns the exit code

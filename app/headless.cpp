@@ -200,7 +200,7 @@ DeviceChoice choose_device(const Options& o, bool user_code) {
 #ifdef KC_HAVE_CUDA
     const auto why_no_cuda = cuda_unavailable_reason();
     if (why_no_cuda) no_cuda = *why_no_cuda;
-    if (o.backend != Backend::Cpu && !why_no_cuda) choice.cuda_device = 0;
+    if (o.backend != Backend::Cpu && !why_no_cuda) choice.cuda_device = o.gpu.value_or(0);
 #endif
     if (!user_code) return choice;
     if (choice.cuda_device < 0) {
@@ -254,11 +254,18 @@ std::optional<int> paint_frames(const Options& o, const PaintJob& job, const Res
     return std::nullopt;
 }
 
+// "NVIDIA H200 (CUDA device 1)": on a machine of several alike GPUs the name alone does not say which.
+std::string device_with_index(const FramePainter& painter) {
+    const std::string name = painter.device().name;
+    if (painter.backend() == Backend::Cpu || painter.cuda_device() < 0) return name;
+    return fmt::format("{} (CUDA device {})", name, painter.cuda_device());
+}
+
 // The run on a GL context: the painter's backend, its frames, the report and --out.
 int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sources, const KernelSource& kernel,
                 const EglHeadlessContext& context) {
     const bool user_code = op_registry()[job.op].user_code;
-    FramePainter painter(o.backend);
+    FramePainter painter(o.backend, o.gpu);
     painter.set_present(o.present);
     Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
     watchdog.arm(painter.backend() != Backend::Cpu);
@@ -271,8 +278,8 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
     if (auto exit = paint_frames(o, job, resolved, painter, canvas, sources, watchdog)) return *exit;
     watchdog.arm(false); // the GPU has answered; writing a large PNG may take long on the CPU alone
     report(o, job, resolved,
-           {backend_name(painter.backend()), painter.device().name + " / " + context.description(), painter.times(),
-            painter.outputs()});
+           {backend_name(painter.backend()), device_with_index(painter) + " / " + context.description(),
+            painter.times(), painter.outputs()});
     return write_out(o, canvas.width(), canvas.height(), canvas.read_texture()) ? 0 : 2;
 }
 

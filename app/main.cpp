@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "gpu_list.h"
 #include "headless.h"
 #include "options.h"
 #include "record.h"
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
     const kc::Options& options = std::get<kc::Options>(parsed);
     try {
         if (options.version) return std::fputs(kc::version_report().c_str(), stdout) < 0 ? 1 : 0;
+        if (options.list_gpus) return kc::print_gpu_list();
         if (options.bench) return kc::run_bench(*options.bench);
         return options.headless ? kc::run_headless(options) : kc::run_windowed(options);
     } catch (const kc::ScriptError& e) { // a script that cannot run as written is bad input

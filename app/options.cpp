@@ -8,6 +8,7 @@
 
 #include "atomic_file.h"
 #include "data_dir.h"
+#include "gpu_list.h"
 #include "image_io.h"
 #include "kernel_files.h"
 #include "param_limits.h"
@@ -57,6 +58,15 @@ constexpr const char* kDataFooter =
     "kcanvas --version says\nwhich was found. Settings: $XDG_CONFIG_HOME/kcanvas; autosaves and rescued kernels: "
     "$XDG_DATA_HOME/kcanvas;\nsaved pictures: the folder `xdg-user-dir PICTURES` names, else the working "
     "directory.";
+
+// --gpu (for the window, headless and bench) and --list-gpus; the GPU is checked after parsing.
+CLI::Option* add_gpu_flags(CLI::App& app, CLI::App& bench, std::string& spec, bool& list) {
+    const std::string help = "The CUDA GPU to paint with: its index, or a prefix of its name or UUID "
+                             "(see --list-gpus). Window: interop needs the GPU OpenGL runs on";
+    bench.add_option("--gpu", spec, help)->type_name("N|NAME|UUID");
+    app.add_flag("--list-gpus", list, "List the CUDA GPUs, their EGL devices and whether interop works; then exit");
+    return app.add_option("--gpu", spec, help)->type_name("N|NAME|UUID");
+}
 
 } // namespace
 
@@ -194,6 +204,8 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     bench_cmd->add_option("--csv", bench.csv, "CSV output file")->capture_default_str();
     bench_cmd->add_option("--json-out", bench.json, "JSON output file")->capture_default_str();
     bench_cmd->add_flag("--sweep-blocks", bench.sweep_blocks, "Time every block shape per op and size; print the best");
+    std::string gpu;
+    CLI::Option* gpu_option = add_gpu_flags(app, *bench_cmd, gpu, o.list_gpus);
 
     try {
         std::vector<std::string> args = join_center_values(argc, argv);
@@ -213,6 +225,11 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         return 2;
     };
     if (o.version) return o; // main prints it: parsing probes no hardware
+    if (gpu_option->count() > 0 || bench_cmd->get_option("--gpu")->count() > 0) {
+        const GpuChoice choice = resolve_gpu_option(gpu);
+        if (!choice.index) return fail(choice.error);
+        o.gpu = bench.gpu = choice.index;
+    }
     if (bench_cmd->parsed()) {
         // A missing folder is found now, not after the whole benchmark has run.
         if (auto e = output_path_error(bench.csv)) return fail("--csv: " + *e);

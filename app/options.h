@@ -35,6 +35,8 @@ struct Options {
     std::string kernel_source;         // its text, read while parsing (a missing file is bad input)
     std::optional<BenchOptions> bench; // `kcanvas bench ...`
     bool version = false;              // --version: print version_report() (version.h) and exit
+    std::optional<int> gpu;            // --gpu: the CUDA device, checked (nullopt: GL's, or device 0)
+    bool list_gpus = false;            // --list-gpus
 };
 
 // Parses argv. On --help, or a malformed or unknown flag, prints what is needed and returns the

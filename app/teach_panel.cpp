@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "device_figures.h"
+#include "gl_context.h"
+#include "gpu_list.h"
 #include "launch_figures.h"
 #include "paint_job.h"
 #include "panel_text.h"
@@ -264,6 +266,10 @@ void device_section(const UiState& s, const PanelContext& ctx) {
     const LaunchConfig& l = s.resolved.launch;
     const bool own = s.resolved.own;
     const Dim3& grid = s.resolved.grid;
+    for (const std::string& line :
+         device_gpu_lines(cuda_gpu_list().gpus, ctx.painter.gl_gpus(), ctx.painter.cuda_device(), gl_renderer_name()))
+        wrapped(line);
+    ImGui::Separator();
     if (d) {
         wrapped(fmt::format("{} (device {}), compute capability {}.{}", d->name, d->ordinal, d->cc_major, d->cc_minor));
         wrapped(

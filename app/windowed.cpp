@@ -599,7 +599,7 @@ int run_windowed(const Options& o) {
     KeyEvents keys(window.handle()); // before ImGui's backend, which then calls it first
     ImGuiSession imgui(window.handle(), o.script.empty() ? ini_path() : std::string());
     UiScale ui_scale(window.handle());
-    FramePainter painter(o.backend);
+    FramePainter painter(o.backend, o.gpu);
     painter.set_present(o.present);
     Canvas canvas(o.width, o.height); // releases its CUDA registrations before its GL objects
     std::unique_ptr<UiScript> script = o.script.empty() ? nullptr : std::make_unique<UiScript>(o.script);

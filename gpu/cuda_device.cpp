@@ -2,6 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <fmt/format.h>
+
 #include "cuda_check.h"
 
 namespace kc {
@@ -25,6 +27,35 @@ std::optional<std::string> cuda_unavailable_reason() {
                std::to_string(runtime % 1000 / 10) + " this kcanvas was built with: update the driver to use the GPU";
     }
     return std::string("CUDA cannot start here: ") + cudaGetErrorString(e);
+}
+
+namespace {
+
+// The UUID as nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+std::string uuid_text(const cudaUUID_t& uuid) {
+    std::string out = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+        out += fmt::format("{:02x}", static_cast<unsigned char>(uuid.bytes[i]));
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<GpuDescription> cuda_gpus() {
+    std::vector<GpuDescription> gpus;
+    if (cuda_unavailable_reason()) return gpus;
+    int count = 0;
+    KC_CUDA_CHECK_THROW(cudaGetDeviceCount(&count));
+    for (int i = 0; i < count; ++i) {
+        cudaDeviceProp p{};
+        KC_CUDA_CHECK_THROW(cudaGetDeviceProperties(&p, i));
+        char bus[32] = {};
+        KC_CUDA_CHECK_THROW(cudaDeviceGetPCIBusId(bus, sizeof bus, i));
+        gpus.push_back({i, p.name, p.totalGlobalMem, uuid_text(p.uuid), bus});
+    }
+    return gpus;
 }
 
 DeviceInfo query_device(int ordinal) {

@@ -3,6 +3,9 @@
 #include <optional>
 #include <string>
 
+#include <vector>
+
+#include "gpu_select.h"
 #include "launch_config.h"
 
 namespace kc {
@@ -29,5 +32,7 @@ inline constexpr const char* kNoNvidiaGpu = "no NVIDIA GPU or driver found";
 std::optional<std::string> cuda_unavailable_reason();
 // Properties of a device; throws CudaError when it cannot be queried.
 DeviceInfo query_device(int ordinal);
+// Every CUDA device (name, memory, UUID, PCI bus id), in CUDA's order; empty without one.
+std::vector<GpuDescription> cuda_gpus();
 
 } // namespace kc

@@ -2,22 +2,37 @@
 
 #include <cuda_gl_interop.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "cuda_check.h"
+#include "gl_objects.h"
 
 namespace kc {
 
-GlCudaDevice cuda_device_for_current_gl() {
+GlGpus cuda_devices_for_current_gl() {
     unsigned count = 0;
-    int devices[4] = {};
-    const cudaError_t e = cudaGLGetDevices(&count, devices, 4, cudaGLDeviceListAll);
+    int devices[8] = {};
+    const cudaError_t e = cudaGLGetDevices(&count, devices, 8, cudaGLDeviceListAll);
     if (e != cudaSuccess) {
         cudaGetLastError();
-        return {std::nullopt, std::string("CUDA cannot use this OpenGL context: ") + cudaGetErrorString(e)};
+        return {{}, std::string("CUDA cannot use this OpenGL context: ") + cudaGetErrorString(e)};
     }
-    if (count == 0) return {std::nullopt, "the OpenGL context runs on no CUDA device"};
-    return {devices[0], {}};
+    if (count == 0) return {{}, "the OpenGL context runs on no CUDA device"};
+    return {std::vector<int>(devices, devices + std::min(count, 8u)), {}};
+}
+
+std::optional<std::string> gl_buffer_registration_error() {
+    try {
+        GlBuffer probe = GlBuffer::create();
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, probe.id());
+        glBufferData(GL_PIXEL_UNPACK_BUFFER, 1024, nullptr, GL_STREAM_DRAW);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        CudaGlBuffer test(probe.id()); // unregistered before the probe buffer is deleted
+    } catch (const std::exception& e) {
+        return std::string("CUDA cannot register GL buffers here: ") + e.what();
+    }
+    return std::nullopt;
 }
 
 CudaGlBuffer::CudaGlBuffer(GLuint buffer) {

@@ -7,19 +7,20 @@
 #include <optional>
 #include <string>
 
+#include "gpu_select.h"
 #include "pixel.h"
 
 struct cudaGraphicsResource;
 
 namespace kc {
 
-// The CUDA device that runs the current GL context (cudaGLGetDevices), or why there is none
+// The CUDA devices that run the current GL context (cudaGLGetDevices), or why there are none
 // (software GL, a GL driver on another GPU, WSL2...).
-struct GlCudaDevice {
-    std::optional<int> device;
-    std::string why_not;
-};
-GlCudaDevice cuda_device_for_current_gl();
+GlGpus cuda_devices_for_current_gl();
+// Registers a small GL buffer with CUDA on the current device and unregisters it: nullopt when
+// that works, else why not. Registration fails on some set-ups (WSL2, hybrid laptops) even when
+// the devices match.
+std::optional<std::string> gl_buffer_registration_error();
 
 // A GL buffer registered with CUDA for write-discard access; unregistered in the destructor.
 class CudaGlBuffer {

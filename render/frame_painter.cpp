@@ -20,23 +20,6 @@ using Clock = std::chrono::steady_clock;
 double micros_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
 }
-
-#ifdef KC_HAVE_CUDA
-// Whether CUDA can register a GL buffer here: it fails on some set-ups (WSL2, hybrid laptops)
-// even when the device matches. Empty when it can, else why not.
-std::string gl_registration_problem() {
-    try {
-        GlBuffer probe = GlBuffer::create();
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, probe.id());
-        glBufferData(GL_PIXEL_UNPACK_BUFFER, 1024, nullptr, GL_STREAM_DRAW);
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-        CudaGlBuffer test(probe.id()); // unregistered before the probe buffer is deleted
-    } catch (const std::exception& e) {
-        return std::string("CUDA cannot register GL buffers here: ") + e.what();
-    }
-    return {};
-}
-#endif
 } // namespace
 
 #ifdef KC_HAVE_CUDA
@@ -107,25 +90,27 @@ private:
     TimingStats& kernel_;
 };
 
-FramePainter::FramePainter(std::optional<Backend> forced) : writers_(std::make_unique<WriterRecord>()) {
+FramePainter::FramePainter(std::optional<Backend> forced, std::optional<int> gpu)
+    : writers_(std::make_unique<WriterRecord>()) {
 #ifdef KC_HAVE_CUDA
     if (auto why = cuda_unavailable_reason()) {
         why_not_[0] = why_not_[1] = *why;
     } else {
         // CUDA must run on the GPU that owns the GL context, or interop fails (or copies).
-        const GlCudaDevice gl = cuda_device_for_current_gl();
-        const int device = gl.device.value_or(0);
+        const GlGpus gl = cuda_devices_for_current_gl();
+        gl_gpus_ = gl.devices;
         try {
-            KC_CUDA_CHECK_THROW(cudaSetDevice(device));
-            cuda_ = std::make_unique<Cuda>(device);
+            const GpuPairing pairing = pair_cuda_with_gl(gpu, gl, cuda_gpus());
+            KC_CUDA_CHECK_THROW(cudaSetDevice(pairing.cuda_device));
+            cuda_ = std::make_unique<Cuda>(pairing.cuda_device);
+            why_not_[0] = pairing.interop ? gl_buffer_registration_error().value_or("") : pairing.interop_why_not;
         } catch (const std::exception& e) {
             why_not_[0] = why_not_[1] = e.what();
         }
-        if (cuda_ && !gl.device) why_not_[0] = gl.why_not;
-        if (cuda_ && gl.device) why_not_[0] = gl_registration_problem();
     }
 #else
     why_not_[0] = why_not_[1] = "this kcanvas was built without CUDA";
+    (void)gpu;
 #endif
     if (forced) {
         if (!set_backend(*forced))

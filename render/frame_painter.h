@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "backend.h"
 #include "canvas.h"
@@ -37,7 +38,9 @@ class FramePainter {
 public:
     // Needs the GL context current. Picks the first backend that works here, in the order
     // interop, staged, cpu; `forced` insists on one and throws std::runtime_error if it can't.
-    explicit FramePainter(std::optional<Backend> forced = std::nullopt);
+    // CUDA paints on `gpu` (--gpu), by default on the GPU the GL context runs on; interop is
+    // unavailable, with the reason, when the two differ (gpu_select.h).
+    explicit FramePainter(std::optional<Backend> forced = std::nullopt, std::optional<int> gpu = std::nullopt);
     ~FramePainter();
     FramePainter(const FramePainter&) = delete;
     FramePainter& operator=(const FramePainter&) = delete;
@@ -51,6 +54,8 @@ public:
     DeviceSummary device() const;
     DeviceLimits limits() const; // the active backend's launch limits
     int cuda_device() const;     // -1 without CUDA
+    // The CUDA devices the GL context runs on (cudaGLGetDevices); empty when CUDA cannot tell.
+    const std::vector<int>& gl_gpus() const { return gl_gpus_; }
 
     // Paints `job` and uploads it to the canvas texture. An illegal launch returns its reason and
     // leaves the pixel buffer and the texture as they were.
@@ -104,6 +109,7 @@ private:
     Backend backend_ = Backend::Cpu;
     Present present_ = Present::Surface; // measured fastest on the H200 (results/)
     std::array<std::string, 3> why_not_;
+    std::vector<int> gl_gpus_;
     StageTimes times_;
     GlTimerRing upload_timer_;
     bool ran_both_variants_ = false;

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace kc {
@@ -58,7 +60,11 @@ GlfwWindow::~GlfwWindow() {
 
 void GlfwWindow::set_vsync(bool on) { glfwSwapInterval(on ? 1 : 0); }
 
-EglHeadlessContext::EglHeadlessContext(int cuda_device) {
+namespace {
+
+// Loads libEGL's client entry points and lists the devices of its device platform; throws
+// ContextError saying what is missing.
+std::vector<EGLDeviceEXT> egl_devices() {
     // Client extensions first: with no display, glad loads the device-enumeration entry points.
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
         throw ContextError("cannot load libEGL.so.1: headless rendering needs the EGL loader (libegl1)");
@@ -70,22 +76,87 @@ EglHeadlessContext::EglHeadlessContext(int cuda_device) {
                                        "vendor library installed (glvnd: __EGL_VENDOR_LIBRARY_FILENAMES)?",
                                        client ? client : "none"));
     }
-
     EGLint count = 0;
     eglQueryDevicesEXT(0, nullptr, &count);
     std::vector<EGLDeviceEXT> devices(count);
     if (count == 0 || !eglQueryDevicesEXT(count, devices.data(), &count) || count == 0)
         throw ContextError("no EGL device found: headless rendering needs a GPU driver with EGL");
+    devices.resize(count);
+    return devices;
+}
+
+// The CUDA device an EGL device drives (EGL_NV_device_cuda), if any.
+std::optional<int> cuda_device_of(EGLDeviceEXT device) {
+    EGLAttrib cuda = -1;
+    if (!eglQueryDeviceAttribEXT(device, EGL_CUDA_DEVICE_NV, &cuda) || cuda < 0) {
+        eglGetError(); // a device without the extension answers EGL_BAD_ATTRIBUTE: not an error here
+        return std::nullopt;
+    }
+    return static_cast<int>(cuda);
+}
+
+// Whether a space-separated extension string names `extension` (whole, not as a prefix).
+bool has_extension(std::string_view extensions, std::string_view extension) {
+    for (std::size_t at = 0; at < extensions.size();) {
+        const std::size_t end = std::min(extensions.find(' ', at), extensions.size());
+        if (extensions.substr(at, end - at) == extension) return true;
+        at = end + 1;
+    }
+    return false;
+}
+
+bool has_device_extension(EGLDeviceEXT device, std::string_view extension) {
+    const char* extensions = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS) : nullptr;
+    return extensions && has_extension(extensions, extension);
+}
+
+// A device string of an extension the device has, or "".
+std::string device_string(EGLDeviceEXT device, const char* extension, EGLint name) {
+    if (!has_device_extension(device, extension)) return {};
+    const char* value = eglQueryDeviceStringEXT(device, name);
+    return value ? value : "";
+}
+
+} // namespace
+
+EglDeviceList list_egl_devices() {
+    EglDeviceList list;
+    try {
+        const std::vector<EGLDeviceEXT> devices = egl_devices();
+        for (std::size_t i = 0; i < devices.size(); ++i) {
+            constexpr EGLint kDrmDeviceFile = 0x3233; // EGL_EXT_device_drm
+            constexpr EGLint kRenderer = 0x335F;      // EGL_EXT_device_query_name
+            list.devices.push_back({static_cast<int>(i), cuda_device_of(devices[i]),
+                                    device_string(devices[i], "EGL_EXT_device_drm", kDrmDeviceFile),
+                                    device_string(devices[i], "EGL_EXT_device_query_name", kRenderer)});
+            if (list.devices.back().renderer.empty() && has_device_extension(devices[i], "EGL_MESA_device_software"))
+                list.devices.back().renderer = "software rendering";
+        }
+    } catch (const ContextError& e) {
+        list.why_not = e.what();
+    }
+    return list;
+}
+
+EglHeadlessContext::EglHeadlessContext(int cuda_device) {
+    const std::vector<EGLDeviceEXT> devices = egl_devices();
+    const int count = static_cast<int>(devices.size());
 
     // Pick the device CUDA uses (EGL_NV_device_cuda), so interop registers on the right GPU.
     int chosen = -1;
+    std::string driven; // the CUDA devices EGL does drive, for the refusal
     for (int i = 0; i < count && cuda_device >= 0 && chosen < 0; ++i) {
-        EGLAttrib cuda = -1;
-        if (eglQueryDeviceAttribEXT(devices[i], EGL_CUDA_DEVICE_NV, &cuda) && cuda == cuda_device) chosen = i;
+        const std::optional<int> cuda = cuda_device_of(devices[i]);
+        if (cuda == cuda_device) chosen = i;
+        if (cuda) driven += (driven.empty() ? "" : ", ") + std::to_string(*cuda);
     }
     if (cuda_device >= 0 && chosen < 0)
-        throw ContextError(
-            fmt::format("no EGL device drives CUDA device {}: the GL driver is not NVIDIA's", cuda_device));
+        throw ContextError(driven.empty() ? fmt::format("no EGL device drives CUDA device {}: the GL driver is not "
+                                                        "NVIDIA's",
+                                                        cuda_device)
+                                          : fmt::format("no EGL device drives CUDA device {} (EGL's devices drive "
+                                                        "CUDA devices {})",
+                                                        cuda_device, driven));
 
     const EGLint config_attribs[] = {
         EGL_SURFACE_TYPE,    EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8,
@@ -131,6 +202,11 @@ EglHeadlessContext::~EglHeadlessContext() {
     eglDestroyContext(display_, context_);
     eglTerminate(display_);
     gladLoaderUnloadEGL();
+}
+
+std::string gl_renderer_name() {
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    return renderer ? renderer : "?";
 }
 
 std::string gl_renderer_string() {

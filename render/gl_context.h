@@ -2,8 +2,10 @@
 // The two ways kcanvas gets an OpenGL 3.3 core context: a GLFW window, or headless EGL on a GPU's
 // device platform (for servers and scripts). Both throw ContextError with a readable reason.
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -48,7 +50,23 @@ private:
     std::string description_;
 };
 
+// The devices of EGL's device platform, as --list-gpus shows them. Loads libEGL and leaves it
+// loaded; call it while no EglHeadlessContext lives (it reloads EGL's client entry points).
+struct EglDeviceSummary {
+    int index = 0;
+    std::optional<int> cuda_device; // EGL_CUDA_DEVICE_NV: the CUDA device it drives
+    std::string drm_file;           // "/dev/dri/card1" (EGL_EXT_device_drm), or ""
+    std::string renderer;           // the driver's name for it (EGL_EXT_device_query_name), or ""
+};
+struct EglDeviceList {
+    std::vector<EglDeviceSummary> devices;
+    std::string why_not; // why there are none (no libEGL, no device platform)
+};
+EglDeviceList list_egl_devices();
+
 // GL_RENDERER and GL_VERSION of the current context.
 std::string gl_renderer_string();
+// GL_RENDERER alone ("NVIDIA H200/PCIe/SSE2", "llvmpipe (LLVM 15.0.6, 256 bits)").
+std::string gl_renderer_name();
 
 } // namespace kc

@@ -1,6 +1,6 @@
 #pragma once
 // The GPU tests' one set-up: every test skips, saying why, where no CUDA device is usable; else it
-// gets device 0's figures, a painting stream, a workspace for the custom ops, and a way to paint a
+// gets the test GPU's figures (KC_TEST_GPU, default 0), a painting stream, a workspace for the custom ops, and a way to paint a
 // job into a poisoned device buffer and read it back.
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 #include "cuda_paint.h"
 #include "cuda_raii.h"
 #include "poison.h"
+#include "test_gpu_device.h"
 
 namespace kc::test {
 
@@ -19,8 +20,8 @@ class GpuTest : public ::testing::Test {
 protected:
     void SetUp() override {
         if (auto why = cuda_unavailable_reason()) GTEST_SKIP() << "no CUDA device: " << *why;
-        KC_CUDA_CHECK_THROW(cudaSetDevice(0));
-        info_ = query_device(0);
+        KC_CUDA_CHECK_THROW(cudaSetDevice(test_gpu()));
+        info_ = query_device(test_gpu());
         stream_ = CudaStream::create();
     }
 

@@ -13,6 +13,7 @@
 #include "op_expectations.h"
 #include "registry.h"
 #include "source_images.h"
+#include "test_gpu_device.h"
 
 namespace kc {
 namespace {
@@ -25,7 +26,7 @@ protected:
         GpuTest::SetUp();
         if (IsSkipped()) return;
         try {
-            context_ = std::make_unique<EglHeadlessContext>(0);
+            context_ = std::make_unique<EglHeadlessContext>(test::test_gpu());
         } catch (const std::exception& e) {
             GTEST_SKIP() << "no headless EGL on the CUDA device: " << e.what();
         }

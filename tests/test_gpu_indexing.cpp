@@ -13,6 +13,7 @@
 #include "launch_figures.h"
 #include "op_expectations.h"
 #include "registry.h"
+#include "test_gpu_device.h"
 #include "thread_of_pixel.h"
 
 namespace kc {

@@ -12,6 +12,7 @@
 #include "ops/op_list.h"
 #include "reference_ops.h"
 #include "registry.h"
+#include "test_gpu_device.h"
 
 namespace kc {
 namespace {

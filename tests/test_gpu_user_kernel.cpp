@@ -19,6 +19,7 @@
 #include "reference.h"
 #include "registry.h"
 #include "run_process.h"
+#include "test_gpu_device.h"
 #include "user_kernel.h"
 
 namespace kc {
@@ -192,7 +193,7 @@ TEST_F(GpuUserKernel, ASourceWithoutPaintIsALoadErrorNotACrash) {
 TEST_F(GpuUserKernel, ACompileErrorKeepsThePreviousKernelRunning) {
     std::unique_ptr<EglHeadlessContext> context;
     try {
-        context = std::make_unique<EglHeadlessContext>(0);
+        context = std::make_unique<EglHeadlessContext>(test::test_gpu());
     } catch (const std::exception& e) {
         GTEST_SKIP() << "no headless EGL on the CUDA device: " << e.what();
     }
@@ -230,14 +231,14 @@ TEST_F(GpuUserKernel, HeadlessCompileErrorAndPicture) {
     std::ofstream(bad)
         << "// fine\nextern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, "
            "const Pixel* b, float t) { undefined_thing(); }\n";
-    auto r = test::run("--headless --kernel " + bad);
+    auto r = test::run("--headless" + test::gpu_flag() + "--kernel " + bad);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("bad.cu(2)"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("undefined_thing"), std::string::npos) << r.output;
 
     const std::string picture = dir + "/gradient.png";
     std::filesystem::remove(picture);
-    r = test::run("--headless --frames 3 --size 320x200 --kernel " + std::string(KC_ASSETS) +
+    r = test::run("--headless" + test::gpu_flag() + "--frames 3 --size 320x200 --kernel " + std::string(KC_ASSETS) +
                   "/kernels/gradient.cu --out " + picture);
     if (r.exit_code == 1 && r.output.find("cannot render headless") != std::string::npos)
         GTEST_SKIP() << "no headless EGL: " << r.output;
@@ -278,7 +279,8 @@ TEST_F(GpuUserKernel, AFaultingKernelExitsWithItsSourceSaved) {
         // `work` is the data dir, whose rescued/ gets the source; timeout: a hang is a failure too.
         const auto fault =
             test::run_shell("cd " + work + " && XDG_DATA_HOME=" + work + " timeout 120 " + std::string(KCANVAS_BIN) +
-                            " --headless --frames 5 --backend " + backend + " --kernel " + faulty);
+                            " --headless --frames 5" +
+                            test::gpu_flag() + "--backend " + backend + " --kernel " + faulty);
         EXPECT_EQ(fault.exit_code, 1) << fault.output;
         EXPECT_NE(fault.output.find("a kernel faulted on the GPU"), std::string::npos) << fault.output;
         EXPECT_TRUE(fault.output.find("illegal") != std::string::npos ||

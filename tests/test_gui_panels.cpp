@@ -10,6 +10,7 @@
 #include <regex>
 #include <string>
 
+#include "gpu_list.h"
 #include "gui_script.h"
 #include "image_file.h"
 
@@ -186,6 +187,29 @@ TEST(GuiPanels, NoGpuIsSaidOnceInPlainWords) {
     EXPECT_NE(device.find("No CUDA device (see the top of the panel)"), std::string::npos) << device;
     if (device.find("What works") == std::string::npos) { // scrolled past the top: the Device section alone
         EXPECT_EQ(device.find(why), std::string::npos) << "the Device section repeats the reason\n" << device;
+    }
+}
+
+// The Device section lists the GPUs (name, memory, which runs OpenGL, which CUDA paints with); on
+// a machine without a CUDA GPU it says so and names what OpenGL runs on instead.
+TEST(GuiPanels, DeviceSectionListsTheGpus) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const CudaGpus& here = cuda_gpu_list();
+    std::string expects;
+    if (here.gpus.empty()) expects = "expect GPUs: no CUDA GPU\nexpect OpenGL runs on \nexpect-not GPU 0:\n";
+    for (const GpuDescription& g : here.gpus)
+        expects += "expect GPU " + std::to_string(g.index) + ": " + g.name + ", " + memory_text(g.memory) + "\n";
+    const auto run = run_script(
+        "kc_gui_gpus",
+        "size 160x100\nwait 3\nclick Device\nwait 2\nwheel -40 Device\nwait 3\n" + expects + "text\nquit\n", "");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    const std::string device = shown_text(run.result.output);
+    if (here.gpus.empty()) {
+        // The line says what renders (Mesa's llvmpipe under Xvfb), not the reason CUDA is missing.
+        const std::size_t at = device.find("OpenGL runs on ");
+        ASSERT_NE(at, std::string::npos) << device;
+        EXPECT_NE(device.find(", no CUDA GPU", at), std::string::npos) << device;
+        EXPECT_EQ(device.find(here.why_none), std::string::npos) << device;
     }
 }
 

@@ -37,8 +37,6 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-double elapsed_us(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
-
 #ifdef KC_HAVE_CUDA
 // Median of `reps` CUDA-event timings of `body` on the default stream, after `warmup` untimed runs.
 double event_median_us(int warmup, int reps, const std::function<void()>& body) {
@@ -242,7 +240,7 @@ double streamed_us(BenchContext& c, Body&& body) {
     const auto t0 = Clock::now();
     for (int i = 0; i < c.o.reps; ++i) body(), c.watchdog.beat();
     glFinish();
-    return elapsed_us(t0) / c.o.reps;
+    return micros_since(t0) / c.o.reps;
 }
 
 // Floors of a headless frame on the GL side: a glFinish with nothing queued, a draw alone, a clear.
@@ -252,11 +250,11 @@ void print_gl_floors(BenchContext& c, Canvas& canvas, const Screen& screen, int 
     for (int i = 0; i < 50; ++i) {
         auto t0 = Clock::now();
         glFinish();
-        finish_only.push_back(elapsed_us(t0));
+        finish_only.push_back(micros_since(t0));
         t0 = Clock::now();
         screen.draw(canvas);
         glFinish();
-        draw_only.push_back(elapsed_us(t0));
+        draw_only.push_back(micros_since(t0));
         c.watchdog.beat();
     }
     fmt::print("{}x{} drawn into {}x{}: glFinish alone {:.1f} us, draw + glFinish {:.1f} us, device copy "
@@ -285,7 +283,7 @@ void print_interop_floors(BenchContext& c, Canvas& canvas, const Screen& screen,
         for (int i = 0; i < c.o.reps; ++i) body(), c.watchdog.beat();
         KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream.get()));
         glFinish();
-        return elapsed_us(t0) / c.o.reps;
+        return micros_since(t0) / c.o.reps;
     };
     const DeviceLimits limits = c.painter.limits();
     const double maps = streamed_cuda([&] { ScopedCudaImageMap mapped(image, stream.get()); });
@@ -385,7 +383,7 @@ std::optional<FrameTimes> time_frames(BenchContext& c, const PaintJob& job, Canv
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glFinish(); // the whole frame, to the last pixel on screen
         c.watchdog.beat();
-        if (i >= c.o.warmup) frames.push_back(elapsed_us(t0));
+        if (i >= c.o.warmup) frames.push_back(micros_since(t0));
         c.painter.collect_timings();
         draw_timer.collect([&](double us) { draw_times.add(us); });
     }

@@ -160,7 +160,7 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources) 
             fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
             return 2;
         }
-        times.kernel.add(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        times.kernel.add(micros_since(t0));
     }
     const std::string device = fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers());
     report(o, job, resolved, {"cpu", device, times, outputs});

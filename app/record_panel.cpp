@@ -17,6 +17,7 @@
 #include "recorder.h"
 #include "registry.h"
 #include "ui_state.h"
+#include "user_dirs.h"
 #include "widgets.h"
 
 namespace kc {
@@ -41,7 +42,8 @@ std::string default_name(const UiState& s, int format) {
     const std::time_t now = std::time(nullptr);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-    return fmt::format("kcanvas-{}-{}{}", op_registry()[s.job.op].name, stamp, kExtensions[format]);
+    const auto name = fmt::format("kcanvas-{}-{}{}", op_registry()[s.job.op].name, stamp, kExtensions[format]);
+    return (pictures_dir() / name).string(); // shown with its full path when written
 }
 
 int frames_of(const RecordPanelState& r) {

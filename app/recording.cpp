@@ -92,8 +92,8 @@ std::optional<std::string> plan_error(const RecordPlan& plan) {
     }
     for (int n = 0; n < plan.frames; ++n) {
         const RecordFrame f = plan_frame(plan, n);
-        if (auto p = plan_paint(f.job, universal_limits()); p.error)
-            return fmt::format("frame {} (of {}): launch refused: {}", n, plan.frames, *p.error);
+        if (auto r = resolve_launch(f.job, universal_limits()); r.refusal)
+            return fmt::format("frame {} (of {}): launch refused: {}", n, plan.frames, *r.refusal);
     }
     return std::nullopt;
 }

@@ -317,9 +317,6 @@ void start_kernel_editor(KernelEditorState& k, const Options& o, const std::opti
 }
 
 using Clock = std::chrono::steady_clock;
-double micros_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-}
 
 std::string tuner_done_message(const BlockSweep& sweep) {
     if (sweep.fastest_first().empty()) return "no block shape could run";
@@ -448,6 +445,7 @@ private:
     void apply_requests_between_frames();
     void paint();
     void paint_or_tune();
+    void take_fault(const CudaContextLost& e);
     void build_panel();
     void draw();
     void finish_frame();
@@ -516,15 +514,19 @@ void FrameLoop::paint() {
         try {
             paint_or_tune();
         } catch (const CudaContextLost& e) {
-            FramePainter& p = w_.painter;
-            s_.fatal =
-                kernel_fault_message(e.what(), p.has_user_kernel() ? save_faulted_kernel(p.user_kernel_source()) : "");
-            fmt::print(stderr, "kcanvas: {}\n", s_.fatal); // at once: the window may not get to show it
+            take_fault(e);
         } catch (const std::exception& e) {
             s_.error = e.what();
         }
     }
     breakdown_.paint.add(micros_since(t_paint));
+}
+
+// A kernel fault took the CUDA context: the user's kernel is saved, the window says why and stays.
+void FrameLoop::take_fault(const CudaContextLost& e) {
+    FramePainter& p = w_.painter;
+    s_.fatal = kernel_fault_message(e.what(), p.has_user_kernel() ? save_faulted_kernel(p.user_kernel_source()) : "");
+    fmt::print(stderr, "kcanvas: {}\n", s_.fatal); // at once: the window may not get to show it
 }
 
 void FrameLoop::paint_or_tune() {
@@ -552,7 +554,11 @@ void FrameLoop::build_panel() {
     s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
     handle_canvas_input(s_);
     // While a sweep paints the canvas, the overlay's outlines and inspector would describe another launch.
-    if (s_.fatal.empty() && !(sweep_ && sweep_->running())) draw_canvas_overlay(s_, w_.painter, w_.canvas);
+    try { // the inspector reads the GPU's writer record: a fault can surface here first
+        if (s_.fatal.empty() && !(sweep_ && sweep_->running())) draw_canvas_overlay(s_, w_.painter, w_.canvas);
+    } catch (const CudaContextLost& e) {
+        take_fault(e);
+    }
     ImGui::Render();
     if (widget_log()) widget_log()->end_frame();
     breakdown_.panel.add(micros_since(t_panel));

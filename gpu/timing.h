@@ -1,6 +1,7 @@
 #pragma once
 // Timing statistics over a sliding window: last, mean, min, and a history for the plot.
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <limits>
@@ -8,6 +9,11 @@
 #include <vector>
 
 namespace kc {
+
+// Wall-clock microseconds since t0: the CPU side of a stage's time.
+inline double micros_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+}
 
 class TimingStats {
 public:

@@ -17,9 +17,6 @@ namespace kc {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double micros_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-}
 } // namespace
 
 #ifdef KC_HAVE_CUDA
@@ -259,7 +256,8 @@ const std::string& FramePainter::user_kernel_source() const {
 
 std::optional<unsigned> FramePainter::sm_of_pixel(int x, int y) {
 #ifdef KC_HAVE_CUDA
-    if (cuda_ && backend_ != Backend::Cpu) return writers_->read_cuda(x, y, cuda_->launches.stream());
+    if (cuda_ && backend_ != Backend::Cpu)
+        return faults_lose_the_context([&] { return writers_->read_cuda(x, y, cuda_->launches.stream()); });
 #endif
     return writers_->read_cpu(x, y);
 }

@@ -11,9 +11,6 @@ namespace kc {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double micros_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-}
 
 // The canvas' pixel buffer and its texture, registered with CUDA; the canvas holds them.
 struct PixelBufferLink : CanvasLink {

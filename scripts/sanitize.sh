@@ -25,6 +25,9 @@ for m in libEGL.so.1 libEGL_mesa.so.0 libGLX.so.0 libGLX_mesa.so.0 libglapi.so.0
 done
 export LD_PRELOAD="${preload# }"
 # The preloaded modules come before the ASan runtime in the library list: tell ASan that is meant.
+# ASan+UBSan at -O1 run the CPU emulator several times slower: tests that guard against hangs
+# scale their time limits and frame budgets by this (tests/time_factor.h).
+export KC_TEST_TIME_FACTOR=4
 export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0

@@ -1,7 +1,7 @@
 #pragma once
 // The GPU tests' one set-up: every test skips, saying why, where no CUDA device is usable; else it
-// gets the test GPU's figures (KC_TEST_GPU, default 0), a painting stream, a workspace for the custom ops, and a way to paint a
-// job into a poisoned device buffer and read it back.
+// gets the test GPU's figures (KC_TEST_GPU, default 0), a painting stream, a workspace for the custom ops, and a way to
+// paint a job into a poisoned device buffer and read it back.
 #include <gtest/gtest.h>
 
 #include <optional>

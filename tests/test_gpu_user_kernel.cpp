@@ -277,10 +277,9 @@ TEST_F(GpuUserKernel, AFaultingKernelExitsWithItsSourceSaved) {
         std::filesystem::remove_all(work);
         std::filesystem::create_directories(work);
         // `work` is the data dir, whose rescued/ gets the source; timeout: a hang is a failure too.
-        const auto fault =
-            test::run_shell("cd " + work + " && XDG_DATA_HOME=" + work + " timeout 120 " + std::string(KCANVAS_BIN) +
-                            " --headless --frames 5" +
-                            test::gpu_flag() + "--backend " + backend + " --kernel " + faulty);
+        const auto fault = test::run_shell("cd " + work + " && XDG_DATA_HOME=" + work + " timeout 120 " +
+                                           std::string(KCANVAS_BIN) + " --headless --frames 5" + test::gpu_flag() +
+                                           "--backend " + backend + " --kernel " + faulty);
         EXPECT_EQ(fault.exit_code, 1) << fault.output;
         EXPECT_NE(fault.output.find("a kernel faulted on the GPU"), std::string::npos) << fault.output;
         EXPECT_TRUE(fault.output.find("illegal") != std::string::npos ||

@@ -8,6 +8,7 @@
 
 #include "block_sweep.h"
 #include "launch_config.h"
+#include "time_factor.h"
 
 namespace kc::test {
 
@@ -19,7 +20,7 @@ inline std::string sweep_done_text() { return fmt::format("all {} shapes tried",
 inline std::string tune_and_apply_script() {
     return fmt::format("click Tune the block\nwheel -10 190,400\nclick Find the fastest block\nwait {}\nexpect "
                        "{}\nclick Apply block\nwait 2\n",
-                       2 * sweep_candidates().size(), sweep_done_text());
+                       2 * sweep_candidates().size() * time_factor(), sweep_done_text());
 }
 
 // The block that "Apply block ..." applied, from the status line "message: applied block WxH (...".

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     const kc::Options& options = std::get<kc::Options>(parsed);
     try {
         if (options.bench) return kc::run_bench(*options.bench);
+        if (!options.save_preset.empty() || options.print_command) return kc::save_preset_or_print_command(options);
         return options.headless ? kc::run_headless(options) : kc::run_windowed(options);
     } catch (const kc::ScriptError& e) { // a script that cannot run as written is bad input
         fmt::print(stderr, "kcanvas: {}\n", e.what());

@@ -72,11 +72,8 @@ double UiScript::number(const Command& c, double lo, double hi, bool whole) cons
     return v;
 }
 
-double UiScript::param(const Command& c, std::string_view name) const {
-    const ParamLimit* l = find_param_limit(name);
-    const double v = number(c, l->lo, l->hi, l->whole);
-    if (auto e = param_error(name, v)) fail(c, *e);
-    return v;
+ScriptError UiScript::bad(const Command& c, const std::string& what) const {
+    return ScriptError(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
 }
 
 void UiScript::step(UiState& s, const Hooks& hooks) {
@@ -232,134 +229,152 @@ bool UiScript::run_input_verb(const Command& c) {
     return true;
 }
 
-void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) {
-    {
-        auto bad = [&](const std::string& what) {
-            return ScriptError(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
-        };
-        auto report = [&](const std::optional<std::string>& error) {
-            if (error) throw ScriptError(fmt::format("{}:{}: {}", path_, c.line, *error));
-            fmt::print("script: {} {}\n", c.verb, c.arg);
-        };
-        if (c.verb == "op") {
-            const OpInfo* op = find_op(c.arg);
-            if (!op) throw bad("unknown op");
-            s.job.op = op->index;
-        } else if (c.verb == "block") {
-            const auto d = parse_dim3(c.arg);
-            if (!d) throw bad("bad block");
-            s.job.launch.block = *d;
-        } else if (c.verb == "grid") {
-            if (c.arg == "auto") {
-                s.job.launch.auto_grid = true;
-            } else {
-                const auto d = parse_dim3(c.arg);
-                if (!d) throw bad("bad grid");
-                s.job.launch.grid = *d;
-                s.job.launch.auto_grid = false;
-            }
-        } else if (c.verb == "mapping") {
-            const auto m = parse_mapping(c.arg);
-            if (!m) throw bad("unknown mapping");
-            s.job.launch.mapping = *m;
-        } else if (c.verb == "view") {
-            const auto v = parse_view(c.arg);
-            if (!v) throw bad("unknown view");
-            s.job.view = *v;
-        } else if (c.verb == "weight") {
-            s.job.params.weight = float(param(c, "weight"));
-        } else if (c.verb == "cell") {
-            s.job.params.cell = int(param(c, "cell"));
-        } else if (c.verb == "size") {
-            const auto d = parse_dim3(c.arg);
-            if (!d) throw bad("bad size");
-            s.edit_width = d->x, s.edit_height = d->y, s.apply_size = true;
-        } else if (c.verb == "window") { // window WxH: resize the window, as a person drags its corner
-            const auto d = parse_dim3(c.arg);
-            if (!d) throw bad("bad window size");
-            s.window_size_request = std::pair{d->x, d->y};
-        } else if (c.verb == "image" || c.verb == "image2") {
-            s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
-        } else if (c.verb == "level") {
-            s.job.params.level = int(param(c, "level"));
-        } else if (c.verb == "radius") {
-            s.job.params.radius = int(param(c, "radius"));
-        } else if (c.verb == "variant") {
-            if (c.arg != "naive" && c.arg != "tiled") throw bad("variant must be naive or tiled");
-            s.job.params.variant = c.arg == "tiled" ? 1 : 0;
-        } else if (c.verb == "iter") {
-            s.job.params.max_iter = int(param(c, "iter"));
-        } else if (c.verb == "backend") {
-            const auto b = parse_backend(c.arg);
-            if (!b) throw bad("unknown backend");
-            s.requested_backend = *b;
-        } else if (c.verb == "present") {
-            const auto pr = parse_present(c.arg);
-            if (!pr) throw bad("unknown present path");
-            s.requested_present = *pr;
-        } else if (c.verb == "vsync") {
-            s.vsync = c.arg == "on";
-        } else if (c.verb == "inspect") { // inspect X,Y pins the inspector there; inspect off frees it
-            const auto d = parse_dim3(c.arg);
-            if (c.arg == "off")
-                s.teach.pinned_pixel.reset();
-            else if (!d)
-                throw bad("bad pixel");
-            else
-                s.teach.pinned_pixel = std::pair{d->x, d->y};
-        } else if (c.verb == "outlines") {
-            s.teach.block_outlines = c.arg == "on";
-        } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
-            s.teach.stepping = c.arg != "off";
-            if (s.teach.stepping) s.teach.step_blocks = number(c, 0, 1e12, true), s.teach.step_paused = true;
-        } else if (c.verb == "panel") { // panel indexing|device opens that section, -indexing closes it
-            s.teach.section_requests.push_back(c.arg);
-        } else if (c.verb == "wait") {
-            wait_frames_ = int(number(c, 1, 100000, true));
-        } else if (c.verb == "save") {
-            report(hooks.save_canvas(c.arg));
-        } else if (c.verb == "screenshot") {
-            report(hooks.save_window(c.arg));
-        } else if (c.verb == "status") {
-            fmt::print("status: {}\n", s.refusal         ? "refused: " + *s.refusal
-                                       : s.error.empty() ? "ok"
-                                                         : "error: " + s.error);
-            for (int slot = 0; slot < 2; ++slot)
-                if (!s.image_error[slot].empty())
-                    fmt::print("image error: {} (image {})\n", s.image_error[slot], "AB"[slot]);
-            if (!s.message.empty()) fmt::print("message: {}\n", s.message);
-            const LaunchConfig l = effective_launch(s.job);
-            fmt::print("launch: block {} grid {} mapping {} ({})\n", to_string(l.block),
-                       to_string(resolved_grid(l, s.job.params.width, s.job.params.height)), mapping_name(l.mapping),
-                       op_registry()[s.job.op].custom ? "the op's own" : "the panel's");
-            const KernelEditorState& k = s.kernel;
-            if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
-            if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);
-            if (hooks.tuner_status) fmt::print("{}", hooks.tuner_status());
-        } else if (c.verb == "kernel") { // kernel FILE.cu: load into the editor and compile, as the panel's Load
-            s.kernel.load_request = c.arg;
-        } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
-            const StarterKernel* starter = find_starter(c.arg);
-            if (!starter) throw bad("unknown starter");
-            load_starter(s.kernel, *starter);
-        } else if (c.verb == "source") { // source TEXT: append a line to the editor ("source -" empties it)
-            if (c.arg == "-")
-                s.kernel.source.clear();
-            else
-                s.kernel.source += c.arg + "\n";
-        } else if (c.verb == "compile") {
-            s.kernel.compile_request = true;
-        } else if (c.verb == "editor") { // editor window|panel: where the kernel editor is
-            if (c.arg != "window" && c.arg != "panel") throw bad("editor must be window or panel");
-            s.kernel.own_window = c.arg == "window";
-        } else if (c.verb == "tune") {
-            s.tune.start = true;
-        } else if (c.verb == "quit") {
-            s.quit = true;
-        } else {
-            fail(c, "unknown command");
-        }
+// The parameter table's verbs (gpu/param_limits.h): every parameter's name sets it.
+bool UiScript::run_param_verb(const Command& c, UiState& s) const {
+    if (!find_param(c.verb)) return false;
+    if (auto e = set_param_text(s.job.params, c.verb, c.arg)) fail(c, *e);
+    return true;
+}
+
+bool UiScript::run_launch_verb(const Command& c, UiState& s) const {
+    if (c.verb == "op") {
+        const OpInfo* op = find_op(c.arg);
+        if (!op) throw bad(c, "unknown op");
+        s.job.op = op->index;
+    } else if (c.verb == "block") {
+        const auto d = parse_dim3(c.arg);
+        if (!d) throw bad(c, "bad block");
+        s.job.launch.block = *d;
+    } else if (c.verb == "grid") {
+        const auto d = parse_dim3(c.arg);
+        if (c.arg != "auto" && !d) throw bad(c, "bad grid");
+        s.job.launch.auto_grid = c.arg == "auto";
+        if (d) s.job.launch.grid = *d;
+    } else if (c.verb == "mapping") {
+        const auto m = parse_mapping(c.arg);
+        if (!m) throw bad(c, "unknown mapping");
+        s.job.launch.mapping = *m;
+    } else if (c.verb == "view") {
+        const auto v = parse_view(c.arg);
+        if (!v) throw bad(c, "unknown view");
+        s.job.view = *v;
+    } else if (c.verb == "size") {
+        const auto d = parse_dim3(c.arg);
+        if (!d) throw bad(c, "bad size");
+        s.edit_width = d->x, s.edit_height = d->y, s.apply_size = true;
+    } else {
+        return false;
     }
+    return true;
+}
+
+bool UiScript::run_window_verb(const Command& c, UiState& s) const {
+    if (c.verb == "window") { // window WxH: resize the window, as a person drags its corner
+        const auto d = parse_dim3(c.arg);
+        if (!d) throw bad(c, "bad window size");
+        s.window_size_request = std::pair{d->x, d->y};
+    } else if (c.verb == "image" || c.verb == "image2") {
+        s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
+    } else if (c.verb == "backend") {
+        const auto b = parse_backend(c.arg);
+        if (!b) throw bad(c, "unknown backend");
+        s.requested_backend = *b;
+    } else if (c.verb == "present") {
+        const auto pr = parse_present(c.arg);
+        if (!pr) throw bad(c, "unknown present path");
+        s.requested_present = *pr;
+    } else if (c.verb == "vsync") {
+        s.vsync = c.arg == "on";
+    } else if (c.verb == "tune") {
+        s.tune.start = true;
+    } else if (c.verb == "quit") {
+        s.quit = true;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool UiScript::run_teach_verb(const Command& c, UiState& s) {
+    if (c.verb == "inspect") { // inspect X,Y pins the inspector there; inspect off frees it
+        const auto d = parse_dim3(c.arg);
+        if (c.arg == "off")
+            s.teach.pinned_pixel.reset();
+        else if (!d)
+            throw bad(c, "bad pixel");
+        else
+            s.teach.pinned_pixel = std::pair{d->x, d->y};
+    } else if (c.verb == "outlines") {
+        s.teach.block_outlines = c.arg == "on";
+    } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
+        s.teach.stepping = c.arg != "off";
+        if (s.teach.stepping) s.teach.step_blocks = number(c, 0, 1e12, true), s.teach.step_paused = true;
+    } else if (c.verb == "panel") { // panel indexing|device opens that section, -indexing closes it
+        s.teach.section_requests.push_back(c.arg);
+    } else if (c.verb == "wait") {
+        wait_frames_ = int(number(c, 1, 100000, true));
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool UiScript::run_kernel_verb(const Command& c, UiState& s) const {
+    if (c.verb == "kernel") { // kernel FILE.cu: load into the editor and compile, as the panel's Load
+        s.kernel.load_request = c.arg;
+    } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
+        const StarterKernel* starter = find_starter(c.arg);
+        if (!starter) throw bad(c, "unknown starter");
+        load_starter(s.kernel, *starter);
+    } else if (c.verb == "source") { // source TEXT: append a line to the editor ("source -" empties it)
+        if (c.arg == "-")
+            s.kernel.source.clear();
+        else
+            s.kernel.source += c.arg + "\n";
+    } else if (c.verb == "compile") {
+        s.kernel.compile_request = true;
+    } else if (c.verb == "editor") { // editor window|panel: where the kernel editor is
+        if (c.arg != "window" && c.arg != "panel") throw bad(c, "editor must be window or panel");
+        s.kernel.own_window = c.arg == "window";
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// status: what went wrong or "ok", the images' errors, the message, the launch that runs, the
+// kernel's compile, the tuner.
+void UiScript::print_status(const UiState& s, const Hooks& hooks) {
+    fmt::print("status: {}\n", s.refusal ? "refused: " + *s.refusal : s.error.empty() ? "ok" : "error: " + s.error);
+    for (int slot = 0; slot < 2; ++slot)
+        if (!s.image_error[slot].empty()) fmt::print("image error: {} (image {})\n", s.image_error[slot], "AB"[slot]);
+    if (!s.message.empty()) fmt::print("message: {}\n", s.message);
+    const LaunchConfig l = effective_launch(s.job);
+    fmt::print("launch: block {} grid {} mapping {} ({})\n", to_string(l.block),
+               to_string(resolved_grid(l, s.job.params.width, s.job.params.height)), mapping_name(l.mapping),
+               op_registry()[s.job.op].custom ? "the op's own" : "the panel's");
+    const KernelEditorState& k = s.kernel;
+    if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
+    if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);
+    if (hooks.tuner_status) fmt::print("{}", hooks.tuner_status());
+}
+
+void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) {
+    auto report = [&](const std::optional<std::string>& error) {
+        if (error) throw ScriptError(fmt::format("{}:{}: {}", path_, c.line, *error));
+        fmt::print("script: {} {}\n", c.verb, c.arg);
+    };
+    if (run_param_verb(c, s) || run_launch_verb(c, s) || run_window_verb(c, s) || run_teach_verb(c, s) ||
+        run_kernel_verb(c, s))
+        return;
+    if (c.verb == "save")
+        report(hooks.save_canvas(c.arg));
+    else if (c.verb == "screenshot")
+        report(hooks.save_window(c.arg));
+    else if (c.verb == "status")
+        print_status(s, hooks);
+    else
+        fail(c, "unknown command");
 }
 
 } // namespace kc

@@ -43,7 +43,6 @@ std::vector<std::string> join_center_values(int argc, char** argv) {
     return args;
 }
 
-
 // The flags read as text and checked once all are parsed, and the options they fill.
 struct Flags {
     std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels";

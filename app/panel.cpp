@@ -12,6 +12,7 @@
 #include "kernel_panel.h"
 #include "panel_text.h"
 #include "param_limits.h"
+#include "preset_panel.h"
 #include "registry.h"
 #include "teach_panel.h"
 #include "thread_of_pixel.h"
@@ -495,6 +496,7 @@ void panel_sections(UiState& s, const PanelContext& ctx) {
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
     if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
+    if (ui::CollapsingHeader("Preset and command line")) preset_section(s);
     if (ui::CollapsingHeader("Window and view")) window_section(s);
 }
 

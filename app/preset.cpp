@@ -20,12 +20,16 @@ json param_json(const ParamSpec& s, const OpParams& p) {
     const std::string text = param_text(s, p);
     if (s.has_choices()) return text;
     if (s.kind == ParamKind::Bool) return param_value(s, p) != 0;
+    if (s.whole()) return std::stoll(text);
     return std::stod(text); // the shortest text that reads back to the field's value
 }
 
+// "32x8", or "8x8x4" where the block is three-dimensional.
+std::string dim_text(const Dim3& d) { return d.z == 1 ? fmt::format("{}x{}", d.x, d.y) : to_string(d); }
+
 json launch_json(const LaunchConfig& l) {
-    return {{"block", to_string(l.block)},
-            {"grid", l.auto_grid ? std::string("auto") : to_string(l.grid)},
+    return {{"block", dim_text(l.block)},
+            {"grid", l.auto_grid ? std::string("auto") : dim_text(l.grid)},
             {"mapping", std::string(mapping_name(l.mapping))},
             {"pixels_per_thread", l.pixels_per_thread}};
 }
@@ -92,7 +96,9 @@ void read_params(Fields& top, OpParams& p) {
         std::optional<std::string> e;
         if (value.is_string())
             e = set_param_text(p, key, value.get<std::string>());
-        else if (value.is_boolean() || value.is_number())
+        else if (value.is_boolean())
+            e = set_param(p, key, value.get<bool>() ? 1 : 0);
+        else if (value.is_number())
             e = set_param(p, key, value.get<double>());
         else
             e = fmt::format("expected a number{}, got {}", s->has_choices() ? " or a name" : "", value.dump());
@@ -115,7 +121,7 @@ void read_launch(Fields& top, LaunchConfig& l) {
     const DeviceLimits limits = universal_limits();
     l.block = read_dim3(f, "block", l.block);
     if (l.block.count() > limits.max_threads_per_block)
-        refuse("launch.block", fmt::format("{} has {} threads, over {}", to_string(l.block), l.block.count(),
+        refuse("launch.block", fmt::format("{} has {} threads, over {}", dim_text(l.block), l.block.count(),
                                            limits.max_threads_per_block));
     if (const auto g = f.text("grid"); g && *g == "auto") {
         l.auto_grid = true;
@@ -231,6 +237,8 @@ std::optional<std::string> parse_preset(const std::string& text, Preset& out, st
         read_top(j, p, warnings);
     } catch (const PresetError& e) {
         return e.message;
+    } catch (const json::exception& e) { // a value of a type the reader did not expect
+        return std::string("unreadable: ") + e.what();
     }
     if (auto e = canvas_size_error(p.job.params.width, p.job.params.height)) return "canvas: " + *e;
     if (!op_registry()[p.job.op].custom)
@@ -282,8 +290,8 @@ std::string command_line(const Preset& p) {
     }
     if (!op.custom) {
         const LaunchConfig& l = p.job.launch;
-        add("--block", to_string(l.block));
-        add("--grid", l.auto_grid ? std::string("auto") : to_string(l.grid));
+        add("--block", dim_text(l.block));
+        add("--grid", l.auto_grid ? std::string("auto") : dim_text(l.grid));
         if (!op.user_code) {
             add("--mapping", std::string(mapping_name(l.mapping)));
             add("--pixels-per-thread", std::to_string(l.pixels_per_thread));

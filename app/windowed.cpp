@@ -302,8 +302,8 @@ void start_kernel_editor(KernelEditorState& k, const Options& o, const std::opti
     std::snprintf(k.path.data(), k.path.size(), "%s", o.kernel_path.c_str());
     std::string restored;
     std::error_code ec;
-    if (!o.kernel_path.empty()) {
-        k.source = o.kernel_source, k.file_name = file_name_of(o.kernel_path);
+    if (!o.kernel_source.empty()) { // --kernel's file, or a preset's source
+        k.source = o.kernel_source, k.file_name = o.kernel_path.empty() ? "preset.cu" : file_name_of(o.kernel_path);
     } else if (autosave && std::filesystem::exists(*autosave, ec) && !read_text_file(autosave->string(), restored)) {
         k.source = std::move(restored), k.file_name = file_name_of(autosave->string());
         k.file_message =
@@ -389,6 +389,8 @@ int run_windowed(const Options& o) {
 
     UiState state;
     state.job = job_from_options(o);
+    state.teach.block_outlines = o.block_outlines; // a preset's overlays
+    state.teach.pinned_pixel = o.inspect;
     SettingsFile settings_file{settings_path(o), {}, 0};
     state.settings = initial_settings(o, settings_file);
     state.ui_scale_edit = state.settings.ui_scale_percent;

@@ -124,7 +124,14 @@ inline std::optional<double> get_param(const OpParams& p, std::string_view name)
 // The value as text that set_param_text reads back to the same value: a choice's name, on/off,
 // or the shortest number that round-trips (a float field's value as a float).
 inline std::string param_text(const ParamSpec& s, const OpParams& p) {
-    const double v = param_value(s, p);
+    double v = param_value(s, p);
+    if (s.reciprocal != 0) { // the value whose reciprocal is the field exactly, where a neighbour is
+        const double field = s.read(p);
+        for (double up = v, down = v, i = 0; i < 8 && s.reciprocal / v != field; ++i) {
+            up = std::nextafter(up, HUGE_VAL), down = std::nextafter(down, -HUGE_VAL);
+            v = s.reciprocal / up == field ? up : s.reciprocal / down == field ? down : v;
+        }
+    }
     if (s.has_choices()) return std::string(s.choices[v != 0 ? 1 : 0]);
     if (s.kind == ParamKind::Bool) return v != 0 ? "on" : "off";
     if (s.kind == ParamKind::Float && s.reciprocal == 0) return fmt::format("{}", static_cast<float>(v));

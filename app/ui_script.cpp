@@ -146,8 +146,89 @@ bool UiScript::check_text(const Command& c) {
     return true;
 }
 
-bool UiScript::run_input_verb(const Command& c) {
+// print LABEL: what the control shows; false until a first frame is drawn.
+bool UiScript::print_widget(const Command& c) {
+    const WidgetLog* log = widget_log();
+    if (!log || log->last_frame().empty()) {
+        if (++retries_ > 3) fail(c, "nothing drawn");
+        return false;
+    }
+    const FoundWidget found = find_widget(log->last_frame(), c.arg);
+    if (!found.widget) fail(c, found.error);
+    fmt::print("widget {}: {}{}\n", found.widget->label, found.widget->value,
+               found.widget->disabled ? " (disabled)" : "");
+    return true;
+}
+
+// wheel N [TARGET]: the wheel turned N notches, over TARGET if given.
+bool UiScript::wheel_verb(const Command& c) {
+    std::istringstream in(c.arg);
+    float steps = 0;
+    if (!(in >> steps)) fail(c, "wheel N [TARGET]");
+    std::string target;
+    std::getline(in >> std::ws, target);
+    if (!target.empty()) {
+        const auto at = target_point(c, target);
+        if (!at) return false;
+        input_.move_to(*at);
+    }
+    input_.wheel(steps);
+    return true;
+}
+
+// drag TARGET DX DY [left|right|middle]: the numbers are read from the end, labels have spaces.
+bool UiScript::drag_verb(const Command& c) {
     using Button = ScriptedInput::Button;
+    std::vector<std::string> words;
+    std::istringstream in(c.arg);
+    for (std::string w; in >> w;) words.push_back(w);
+    Button button = Button::Left;
+    if (!words.empty() && (words.back() == "left" || words.back() == "right" || words.back() == "middle")) {
+        button = words.back() == "right" ? Button::Right : words.back() == "middle" ? Button::Middle : Button::Left;
+        words.pop_back();
+    }
+    if (words.size() < 3) fail(c, "drag TARGET DX DY [left|right|middle]");
+    float dx = 0, dy = 0;
+    try {
+        dx = std::stof(words[words.size() - 2]), dy = std::stof(words.back());
+    } catch (const std::exception&) {
+        fail(c, "DX and DY must be numbers");
+    }
+    std::string target = words[0];
+    for (std::size_t i = 1; i + 2 < words.size(); ++i) target += " " + words[i];
+    const auto at = target_point(c, target);
+    if (!at) return false;
+    input_.drag(*at, ImVec2(dx, dy), button);
+    return true;
+}
+
+// hover, click, rclick, mclick TARGET.
+bool UiScript::pointer_verb(const Command& c) {
+    using Button = ScriptedInput::Button;
+    const auto at = target_point(c, c.arg);
+    if (!at) return false;
+    if (c.verb == "hover") {
+        input_.move_to(*at), input_.idle_frames(1);
+        return true;
+    }
+    // Aim, then click where the control is once the pointer is there: a panel whose content
+    // above it changes height (timings appearing) moves it between frames.
+    constexpr float kSteady = 1.0f;
+    constexpr int kMaxAims = 10;
+    const bool steady =
+        aimed_at_ && std::abs(aimed_at_->x - at->x) <= kSteady && std::abs(aimed_at_->y - at->y) <= kSteady;
+    if (!steady && ++aims_ <= kMaxAims) {
+        aimed_at_ = *at;
+        input_.move_to(*at);
+        return false;
+    }
+    aimed_at_.reset(), aims_ = 0;
+    input_.click(*at, c.verb == "rclick" ? Button::Right : c.verb == "mclick" ? Button::Middle : Button::Left);
+    return true;
+}
+
+bool UiScript::run_input_verb(const Command& c) {
+    bool done = true;
     if (c.verb == "key") {
         const auto chord = parse_key_chord(c.arg);
         if (!chord) fail(c, "unknown key (try enter, escape, f12, ctrl+q, a, plus)");
@@ -155,78 +236,22 @@ bool UiScript::run_input_verb(const Command& c) {
     } else if (c.verb == "type") {
         input_.type(c.arg);
     } else if (c.verb == "expect" || c.verb == "expect-not" || c.verb == "text") {
-        if (!check_text(c)) return false;
+        done = check_text(c);
     } else if (c.verb == "widgets") {
         if (const WidgetLog* log = widget_log())
             for (const WidgetRecord& w : log->last_frame())
                 if (w.visible) fmt::print("widget {}: {}{}\n", w.label, w.value, w.disabled ? " (disabled)" : "");
     } else if (c.verb == "print") {
-        const WidgetLog* log = widget_log();
-        if (!log || log->last_frame().empty()) {
-            if (++retries_ > 3) fail(c, "nothing drawn");
-            return false; // the first frame is not drawn yet
-        }
-        const FoundWidget found = find_widget(log->last_frame(), c.arg);
-        if (!found.widget) fail(c, found.error);
-        fmt::print("widget {}: {}{}\n", found.widget->label, found.widget->value,
-                   found.widget->disabled ? " (disabled)" : "");
+        done = print_widget(c);
     } else if (c.verb == "wheel") {
-        std::istringstream in(c.arg);
-        float steps = 0;
-        if (!(in >> steps)) fail(c, "wheel N [TARGET]");
-        std::string target;
-        std::getline(in >> std::ws, target);
-        if (!target.empty()) {
-            const auto at = target_point(c, target);
-            if (!at) return false;
-            input_.move_to(*at);
-        }
-        input_.wheel(steps);
+        done = wheel_verb(c);
     } else if (c.verb == "drag") {
-        // drag TARGET DX DY [left|right|middle]: the numbers are read from the end, labels have spaces.
-        std::vector<std::string> words;
-        std::istringstream in(c.arg);
-        for (std::string w; in >> w;) words.push_back(w);
-        Button button = Button::Left;
-        if (!words.empty() && (words.back() == "left" || words.back() == "right" || words.back() == "middle")) {
-            button = words.back() == "right" ? Button::Right : words.back() == "middle" ? Button::Middle : Button::Left;
-            words.pop_back();
-        }
-        if (words.size() < 3) fail(c, "drag TARGET DX DY [left|right|middle]");
-        float dx = 0, dy = 0;
-        try {
-            dx = std::stof(words[words.size() - 2]), dy = std::stof(words.back());
-        } catch (const std::exception&) {
-            fail(c, "DX and DY must be numbers");
-        }
-        std::string target = words[0];
-        for (std::size_t i = 1; i + 2 < words.size(); ++i) target += " " + words[i];
-        const auto at = target_point(c, target);
-        if (!at) return false;
-        input_.drag(*at, ImVec2(dx, dy), button);
+        done = drag_verb(c);
     } else {
-        const auto at = target_point(c, c.arg);
-        if (!at) return false;
-        if (c.verb == "hover") {
-            input_.move_to(*at), input_.idle_frames(1);
-        } else {
-            // Aim, then click where the control is once the pointer is there: a panel whose
-            // content above it changes height (timings appearing) moves it between frames.
-            constexpr float kSteady = 1.0f;
-            constexpr int kMaxAims = 10;
-            const bool steady =
-                aimed_at_ && std::abs(aimed_at_->x - at->x) <= kSteady && std::abs(aimed_at_->y - at->y) <= kSteady;
-            if (!steady && ++aims_ <= kMaxAims) {
-                aimed_at_ = *at;
-                input_.move_to(*at);
-                return false;
-            }
-            aimed_at_.reset(), aims_ = 0;
-            input_.click(*at, c.verb == "rclick" ? Button::Right : c.verb == "mclick" ? Button::Middle : Button::Left);
-        }
+        done = pointer_verb(c);
     }
-    fmt::print("script: {} {}\n", c.verb, c.arg);
-    return true;
+    if (done) fmt::print("script: {} {}\n", c.verb, c.arg);
+    return done;
 }
 
 // The parameter table's verbs (gpu/param_limits.h): every parameter's name sets it.

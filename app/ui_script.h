@@ -78,6 +78,10 @@ private:
     static void print_status(const UiState& s, const Hooks& hooks);
     bool run_input_verb(const Command& c); // false: not yet (retried next frame)
     bool check_text(const Command& c);
+    bool print_widget(const Command& c);
+    bool wheel_verb(const Command& c);
+    bool drag_verb(const Command& c);
+    bool pointer_verb(const Command& c);
     std::optional<ImVec2> target_point(const Command& c, const std::string& target);
     [[noreturn]] void fail(const Command& c, const std::string& what) const;
     double number(const Command& c, double lo, double hi, bool whole = false) const;

@@ -71,5 +71,32 @@ TEST(GuiPresets, EveryOpsPresetPaintsTheWindowsCanvasHeadless) {
     }
 }
 
+// Copy command line shows the command (and puts it on the clipboard); run headless, it paints the
+// window's canvas. Load preset then brings a saved picture back into the window.
+TEST(GuiPresets, CopyCommandLinePaintsTheCanvasAndLoadPresetRestoresIt) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto r = run_script("kc_gui_command",
+                              "size 90x70\nwait 2\nclick Operation\nclick Julia set\nwait 2\ndrag Julia k im 30 0\n"
+                              "drag Iterations -30 0\nwait 2\nclick Preset and command line\nclick Copy command line\n"
+                              "wait 2\nprint Command line\nsave {dir}/window.png\n"
+                              "click Preset file\nkey ctrl+a\ntype {dir}/julia.json\nclick Save preset\nwait 2\n"
+                              "click Operation\nclick Gradient\nwait 2\nclick Load preset\nwait 3\n"
+                              "save {dir}/loaded.png\nclick Preset file\nkey ctrl+a\ntype {dir}/missing.json\n"
+                              "click Load preset\nwait 2\nsave {dir}/after-missing.png\nquit\n");
+    ASSERT_EQ(r.result.exit_code, 0) << r.result.output;
+    const std::string command = test::printed_value(r.result.output, "Command line");
+    ASSERT_TRUE(command.starts_with("kcanvas --op julia --size 90x70 ")) << r.result.output;
+    EXPECT_EQ(command.find("--julia-im 0.156 "), std::string::npos) << "the drag did not reach the command";
+    const std::string again = r.dir + "/command.png";
+    const auto c = run(command.substr(8) + " --headless --backend cpu --frames 1 --out " + again);
+    ASSERT_EQ(c.exit_code, 0) << command << "\n" << c.output;
+    const auto window = load_png(r.dir + "/window.png");
+    ASSERT_EQ(window.width, 90);
+    EXPECT_TRUE(load_png(again).pixels == window.pixels) << command;
+    EXPECT_TRUE(load_png(r.dir + "/loaded.png").pixels == window.pixels) << "Load preset did not restore the julia";
+    EXPECT_TRUE(load_png(r.dir + "/after-missing.png").pixels == window.pixels)
+        << "a preset that cannot be read must leave the picture";
+}
+
 } // namespace
 } // namespace kc

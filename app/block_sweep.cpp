@@ -81,8 +81,8 @@ void BlockSweep::end() {
 }
 
 std::vector<BlockTiming> sweep_blocks(FramePainter& painter, Canvas& canvas, PaintJob job, int reps,
-                                      const std::function<void()>& on_step) {
-    BlockSweep sweep(painter, canvas, std::move(job), reps);
+                                      const std::function<void()>& on_step, const SourceImages* sources) {
+    BlockSweep sweep(painter, canvas, std::move(job), reps, sources);
     while (sweep.step())
         if (on_step) on_step();
     if (on_step) on_step();

@@ -69,7 +69,8 @@ private:
 
 // Runs a whole sweep; fastest first. `on_step` runs after each block shape (the watchdog counts
 // it as progress).
+// `sources`: the input images the ops read (null: the built-in gradient and checkerboard).
 std::vector<BlockTiming> sweep_blocks(FramePainter& painter, Canvas& canvas, PaintJob job, int reps,
-                                      const std::function<void()>& on_step = {});
+                                      const std::function<void()>& on_step = {}, const SourceImages* sources = nullptr);
 
 } // namespace kc

@@ -171,8 +171,8 @@ std::optional<CanvasPixel> inspected_pixel(const UiState& s) {
 void inspect(UiState& s, FramePainter& painter, const Canvas& canvas, const Dim3& grid, CanvasPixel p) {
     const CanvasTransform t(s.view);
     ImDrawList* d = ImGui::GetBackgroundDrawList();
-    const LaunchConfig l = effective_launch(s.job); // what runs: a custom op's own launch, else the panel's
-    const bool own_kernels = op_registry()[s.job.op].custom;
+    const LaunchConfig& l = s.resolved.launch; // what runs: a custom op's own launch, else the panel's
+    const bool own_kernels = s.resolved.own;
     const int w = canvas.width(), h = canvas.height(), x = p.x, y = p.y;
     const PixelWriter wr = thread_of_pixel(l, grid, w, h, x, y);
     if (wr.covered)
@@ -199,8 +199,8 @@ void inspect(UiState& s, FramePainter& painter, const Canvas& canvas, const Dim3
 void draw_launch_overlays(const UiState& s, const Dim3& grid, int w, int h) {
     const CanvasTransform t(s.view);
     ImDrawList* d = ImGui::GetBackgroundDrawList();
-    const LaunchConfig l = effective_launch(s.job);
-    if (s.teach.flag_repeats && coverage(l, w, h).multi_written_pixels > 0)
+    const LaunchConfig& l = s.resolved.launch;
+    if (s.teach.flag_repeats && s.resolved.coverage.multi_written_pixels > 0)
         for (const PixelRect& r : covered_rects(l, grid, w, h))
             d->AddRectFilled(t.to_screen(float(r.x), float(r.y)), t.to_screen(float(r.x + r.w), float(r.y + r.h)),
                              IM_COL32(255, 40, 40, 70));
@@ -214,10 +214,9 @@ void draw_teaching_overlays(UiState& s, FramePainter& painter, const Canvas& can
         painter.record_writers(false);
         return;
     }
-    const LaunchConfig l = effective_launch(s.job); // a custom op's own launch, else the panel's
-    const Dim3 grid = resolved_grid(l, w, h);
-    // The panel may have made the launch illegal this frame, after the paint that set `refusal`.
-    const bool legal = !s.refusal && !launch_error(l, w, h, universal_limits());
+    // The launch this frame painted (a custom op's own, else the panel's), as the picture shows it.
+    const Dim3& grid = s.resolved.grid;
+    const bool legal = !s.refusal && !s.resolved.launch_refusal;
     if (legal) draw_launch_overlays(s, grid, w, h);
     const std::optional<CanvasPixel> pixel = inspected_pixel(s);
     const bool inspecting = s.teach.inspector && legal && pixel.has_value();

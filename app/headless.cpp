@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <memory>
+#include <vector>
 
+#include "canvas.h"
 #include "cpu_emulator.h"
+#include "frame_painter.h"
 #include "gl_context.h"
 #include "image_io.h"
 #include "kernel_files.h"
@@ -37,77 +41,108 @@ nlohmann::json histogram_json(const OpOutputs& out) {
     return j;
 }
 
-void report(const Options& o, const PaintJob& job, std::string_view backend, const std::string& device,
-            const StageTimes& t, const OpOutputs& outputs) {
+// What ran: the backend, the device, the times and the op's outputs besides pixels.
+struct RunReport {
+    std::string_view backend;
+    std::string device;
+    const StageTimes& times;
+    const OpOutputs& outputs;
+};
+
+// Bytes read and written per frame, for the bandwidth figures.
+double frame_bytes(const OpInfo& op, const PaintJob& job) {
+    return double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * job.params.width * job.params.height;
+}
+
+double per_kernel_ms(double amount, const TimingStats& kernel) {
+    return kernel.empty() || amount == 0.0 ? 0.0 : amount / (kernel.median() * 1e3);
+}
+
+// `resolved` is the launch the kernels ran: a custom op's own block and grid, not --block's.
+void json_report(const Options& o, const PaintJob& job, const ResolvedLaunch& resolved, const RunReport& r) {
     const OpInfo& op = op_registry()[job.op];
-    const double flops = op.flops(job.params);
-    const double gflops = t.kernel.empty() || flops == 0.0 ? 0.0 : flops / (t.kernel.median() * 1e3);
-    // What the kernels launch: a custom op's own block and grid, not the --block the job holds.
-    const LaunchConfig launch = effective_launch(job);
-    const Dim3 grid = resolved_grid(launch, job.params.width, job.params.height);
-    const double bytes =
-        double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * job.params.width * job.params.height;
-    const double gbs = t.kernel.empty() ? 0.0 : bytes / (t.kernel.median() * 1e3);
-    if (o.json) {
-        nlohmann::json j = {{"op", op.name},
-                            {"width", job.params.width},
-                            {"height", job.params.height},
-                            {"block", to_string(launch.block)},
-                            {"grid", to_string(grid)},
-                            {"mapping", mapping_name(launch.mapping)},
-                            {"launch", op.custom ? "the op's own" : "the command line's"},
-                            {"view", view_name(job.view)},
-                            {"backend", backend},
-                            {"present", backend == "cuda-interop" ? present_name(o.present) : "upload"},
-                            {"device", device},
-                            {"frames", o.frames},
-                            {"bytes_per_frame", bytes},
-                            {"kernel", stats_json(t.kernel)},
-                            {"kernel_gbs", gbs}};
-        if (op.variants == 2) {
-            j["variant"] = op.variant_names[job.params.variant];
-            for (int v = 0; v < 2; ++v)
-                if (!t.variant[v].empty()) j[v == 0 ? "variant0" : "variant1"] = stats_json(t.variant[v]);
-        }
-        if (flops > 0) j["gflops"] = gflops;
-        if (op.makes_histogram && outputs.has_histogram) j["histogram"] = histogram_json(outputs);
-        for (auto [name, stats] :
-             {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}})
-            if (!stats->empty()) j[name] = stats_json(*stats);
-        fmt::print("{}\n", j.dump(2));
-        return;
+    const StageTimes& t = r.times;
+    const double flops = op.flops(job.params), bytes = frame_bytes(op, job);
+    nlohmann::json j = {{"op", op.name},
+                        {"width", job.params.width},
+                        {"height", job.params.height},
+                        {"block", to_string(resolved.launch.block)},
+                        {"grid", to_string(resolved.grid)},
+                        {"mapping", mapping_name(resolved.launch.mapping)},
+                        {"launch", resolved.own ? "the op's own" : "the command line's"},
+                        {"view", view_name(job.view)},
+                        {"backend", r.backend},
+                        {"present", r.backend == "cuda-interop" ? present_name(o.present) : "upload"},
+                        {"device", r.device},
+                        {"frames", o.frames},
+                        {"bytes_per_frame", bytes},
+                        {"kernel", stats_json(t.kernel)},
+                        {"kernel_gbs", per_kernel_ms(bytes, t.kernel)}};
+    if (op.variants == 2) {
+        j["variant"] = op.variant_names[job.params.variant];
+        for (int v = 0; v < 2; ++v)
+            if (!t.variant[v].empty()) j[v == 0 ? "variant0" : "variant1"] = stats_json(t.variant[v]);
     }
+    if (flops > 0) j["gflops"] = per_kernel_ms(flops, t.kernel);
+    if (op.makes_histogram && r.outputs.has_histogram) j["histogram"] = histogram_json(r.outputs);
+    for (auto [name, stats] : {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}})
+        if (!stats->empty()) j[name] = stats_json(*stats);
+    fmt::print("{}\n", j.dump(2));
+}
+
+void histogram_line(const OpOutputs& outputs) {
+    long long total = 0, sum = 0;
+    for (int i = 0; i < 256; ++i) total += outputs.histogram[0][i], sum += 1LL * i * outputs.histogram[0][i];
+    fmt::print("  histogram: {} pixels, mean luminance {:.2f}{}\n", total, total ? double(sum) / total : 0.0,
+               outputs.histogram_mismatches < 0
+                   ? std::string()
+                   : fmt::format(", global vs shared: {} bins differ", outputs.histogram_mismatches));
+}
+
+void text_report(const Options& o, const PaintJob& job, const ResolvedLaunch& resolved, const RunReport& r) {
+    const OpInfo& op = op_registry()[job.op];
+    const StageTimes& t = r.times;
+    const double flops = op.flops(job.params), bytes = frame_bytes(op, job);
     fmt::print("{} {}x{}  block {}  grid {}  mapping {}{}  view {}\n", op.name, job.params.width, job.params.height,
-               to_string(launch.block), to_string(grid), mapping_name(launch.mapping),
-               op.custom ? " (the op's own)" : "", view_name(job.view));
-    fmt::print("backend {} on {}, {} frames\n", backend, device, o.frames);
+               to_string(resolved.launch.block), to_string(resolved.grid), mapping_name(resolved.launch.mapping),
+               resolved.own ? " (the op's own)" : "", view_name(job.view));
+    fmt::print("backend {} on {}, {} frames\n", r.backend, r.device, o.frames);
     auto line = [](const char* name, const TimingStats& s) {
         if (!s.empty())
             fmt::print("  {:<7} median {:9.1f} us   mean {:9.1f}   min {:9.1f}   last {:9.1f}\n", name, s.median(),
                        s.mean(), s.min(), s.last());
     };
     line("kernel", t.kernel);
-    if (!t.kernel.empty()) fmt::print("  {:<7} {:.1f} GB/s ({:.0f} bytes per frame at the median)\n", "", gbs, bytes);
+    if (!t.kernel.empty())
+        fmt::print("  {:<7} {:.1f} GB/s ({:.0f} bytes per frame at the median)\n", "", per_kernel_ms(bytes, t.kernel),
+                   bytes);
     if (flops > 0 && !t.kernel.empty())
-        fmt::print("  {:<7} {:.1f} GFLOP/s ({:.3g} flop per frame)\n", "", gflops, flops);
+        fmt::print("  {:<7} {:.1f} GFLOP/s ({:.3g} flop per frame)\n", "", per_kernel_ms(flops, t.kernel), flops);
     if (op.variants == 2) {
         fmt::print("  variant: {}\n", op.variant_names[job.params.variant]);
         for (int v = 0; v < 2; ++v)
             if (!t.variant[v].empty())
                 fmt::print("  {:<30} median {:9.1f} us\n", op.variant_names[v], t.variant[v].median());
     }
-    if (op.makes_histogram && outputs.has_histogram) {
-        long long total = 0, sum = 0;
-        for (int i = 0; i < 256; ++i) total += outputs.histogram[0][i], sum += 1LL * i * outputs.histogram[0][i];
-        fmt::print("  histogram: {} pixels, mean luminance {:.2f}{}\n", total, total ? double(sum) / total : 0.0,
-                   outputs.histogram_mismatches < 0
-                       ? std::string()
-                       : fmt::format(", global vs shared: {} bins differ", outputs.histogram_mismatches));
-    }
+    if (op.makes_histogram && r.outputs.has_histogram) histogram_line(r.outputs);
     line("map", t.map);
     line("unmap", t.unmap);
     line("copy", t.copy);
     line("upload", t.upload);
+}
+
+void report(const Options& o, const PaintJob& job, const ResolvedLaunch& resolved, const RunReport& r) {
+    (o.json ? json_report : text_report)(o, job, resolved, r);
+}
+
+// Writes --out, if given; false (and a message) when it cannot.
+bool write_out(const Options& o, int width, int height, const std::vector<Pixel>& pixels) {
+    if (o.out.empty()) return true;
+    if (auto e = write_image(o.out, width, height, pixels)) {
+        fmt::print(stderr, "kcanvas: {}\n", *e);
+        return false;
+    }
+    return true;
 }
 
 // The CPU backend needs no GL: used headless when no EGL device exists (CI, laptops).
@@ -116,84 +151,152 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources) 
     OpOutputs outputs;
     job.params.src_a = sources.fitted(0);
     job.params.src_b = sources.fitted(1);
+    const ResolvedLaunch resolved = resolve_launch(job, universal_limits());
     std::vector<Pixel> pixels(std::size_t(job.params.width) * job.params.height);
     StageTimes times;
     for (int f = 0; f < o.frames; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
-        if (auto error = emulator.paint(job, pixels.data(), &outputs)) {
+        if (auto error = emulator.paint(job, resolved, pixels.data(), &outputs)) {
             fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
             return 2;
         }
         times.kernel.add(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     }
-    report(o, job, "cpu", fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers()), times, outputs);
-    if (!o.out.empty()) {
-        if (auto e = write_image(o.out, job.params.width, job.params.height, pixels)) {
-            fmt::print(stderr, "kcanvas: {}\n", *e);
+    const std::string device = fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers());
+    report(o, job, resolved, {"cpu", device, times, outputs});
+    return write_out(o, job.params.width, job.params.height, pixels) ? 0 : 2;
+}
+
+// The input images, and the canvas size from image A unless --size was given. A bad file is bad
+// input (exit 2) before any device is touched: returns the exit code then.
+std::optional<int> load_inputs(Options& o, SourceImages& sources) {
+    for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
+        if (path->empty() || (slot == 1 && o.image.empty())) continue;
+        if (auto e = sources.load(slot, *path)) {
+            fmt::print(stderr, "kcanvas: --image{}: {}\n", slot ? "2" : "", *e);
             return 2;
         }
     }
-    return 0;
+    if (sources.loaded(0) && !o.size_given) o.width = sources.original(0).width, o.height = sources.original(0).height;
+    sources.fit(o.width, o.height);
+    return std::nullopt;
+}
+
+// The CUDA device the run asks for (-1: none), or the exit code when the user's kernel cannot
+// run here (it needs a CUDA GPU and NVRTC).
+struct DeviceChoice {
+    int cuda_device = -1;
+    std::optional<int> exit;
+};
+
+DeviceChoice choose_device(const Options& o, bool user_code) {
+    if (user_code && o.backend == Backend::Cpu) {
+        fmt::print(stderr, "kcanvas: launch refused: {}; choose --backend cuda-interop or cuda-staged (a CUDA GPU)\n",
+                   kCpuCannotRunUserCode);
+        return {-1, 2};
+    }
+    DeviceChoice choice;
+    std::string no_cuda = "this kcanvas was built without CUDA";
+#ifdef KC_HAVE_CUDA
+    const auto why_no_cuda = cuda_unavailable_reason();
+    if (why_no_cuda) no_cuda = *why_no_cuda;
+    if (o.backend != Backend::Cpu && !why_no_cuda) choice.cuda_device = 0;
+#endif
+    if (!user_code) return choice;
+    if (choice.cuda_device < 0) {
+        fmt::print(stderr, "kcanvas: your kernel needs a CUDA GPU: {}\n", no_cuda);
+        choice.exit = 1;
+    } else if (auto why = nvrtc_unavailable_reason()) {
+        fmt::print(stderr, "kcanvas: {}\n", *why);
+        choice.exit = 1;
+    }
+    return choice;
+}
+
+// The user's kernel: --kernel's file, else the default starter (the gradient).
+struct KernelSource {
+    std::string source, name;
+};
+
+KernelSource kernel_source(const Options& o) {
+    return {o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source,
+            o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path)};
+}
+
+// Compiles the user's kernel into the painter; the exit code when it does not compile.
+std::optional<int> compile_kernel(const Options& o, FramePainter& painter, const KernelSource& k) {
+    const KernelCompile c = painter.compile_user_kernel(k.source, k.name);
+    if (!c.ok) {
+        fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", k.name, c.log);
+        return 2;
+    }
+    if (!o.json) fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms\n", k.name, c.target, c.milliseconds);
+    if (!c.log.empty()) fmt::print(stderr, "{}\n", c.log); // warnings
+    return std::nullopt;
+}
+
+// Paints --frames frames and waits for the last; the exit code when the launch is refused.
+std::optional<int> paint_frames(const Options& o, const PaintJob& job, const ResolvedLaunch& resolved,
+                                FramePainter& painter, Canvas& canvas, const SourceImages& sources,
+                                Watchdog& watchdog) {
+    PaintJob frame_job = job;
+    for (int f = 0; f < o.frames; ++f) {
+        frame_job.params.seconds = f / 60.0f; // animated kernels see 60 frames per second, reproducibly
+        if (auto error = painter.paint(frame_job, resolved, canvas, &sources)) {
+            fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
+            return 2;
+        }
+        painter.collect_timings();
+        watchdog.beat();
+    }
+    glFinish();
+    painter.collect_timings(true);
+    return std::nullopt;
+}
+
+// The run on a GL context: the painter's backend, its frames, the report and --out.
+int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sources, const KernelSource& kernel,
+                const EglHeadlessContext& context) {
+    const bool user_code = op_registry()[job.op].user_code;
+    FramePainter painter(o.backend);
+    painter.set_present(o.present);
+    Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
+    watchdog.arm(painter.backend() != Backend::Cpu);
+    if (user_code) {
+        watchdog.rescue(kernel.source);
+        if (auto exit = compile_kernel(o, painter, kernel)) return *exit;
+    }
+    Canvas canvas(job.params.width, job.params.height); // releases its CUDA registrations before its GL objects
+    const ResolvedLaunch resolved = resolve_launch(job, painter.limits()); // once: every frame's launch is the same
+    if (auto exit = paint_frames(o, job, resolved, painter, canvas, sources, watchdog)) return *exit;
+    watchdog.arm(false); // the GPU has answered; writing a large PNG may take long on the CPU alone
+    report(o, job, resolved,
+           {backend_name(painter.backend()), painter.device().name + " / " + context.description(), painter.times(),
+            painter.outputs()});
+    return write_out(o, canvas.width(), canvas.height(), canvas.read_texture()) ? 0 : 2;
 }
 
 } // namespace
 
 int run_headless(const Options& options) {
-    // Input images first: a bad file is bad input (exit 2) before any device is touched.
     Options o = options;
     SourceImages sources;
-    if (!o.image.empty()) {
-        if (auto e = sources.load(0, o.image)) {
-            fmt::print(stderr, "kcanvas: --image: {}\n", *e);
-            return 2;
-        }
-        if (!o.size_given) o.width = sources.original(0).width, o.height = sources.original(0).height;
-        if (!o.image2.empty()) {
-            if (auto e = sources.load(1, o.image2)) {
-                fmt::print(stderr, "kcanvas: --image2: {}\n", *e);
-                return 2;
-            }
-        }
-    }
-    sources.fit(o.width, o.height);
+    if (auto exit = load_inputs(o, sources)) return *exit;
     const PaintJob job = job_from_options(o);
     // The limits every CUDA GPU shares are checked before any device is touched.
-    if (auto plan = plan_paint(job, universal_limits()); plan.error) {
-        fmt::print(stderr, "kcanvas: launch refused: {}\n", *plan.error);
+    if (auto refusal = resolve_launch(job, universal_limits()).refusal) {
+        fmt::print(stderr, "kcanvas: launch refused: {}\n", *refusal);
         return 2;
     }
-
     const bool user_code = op_registry()[job.op].user_code;
-    if (user_code && o.backend == Backend::Cpu) {
-        fmt::print(stderr, "kcanvas: launch refused: {}; choose --backend cuda-interop or cuda-staged (a CUDA GPU)\n",
-                   kCpuCannotRunUserCode);
-        return 2;
-    }
-
-    int cuda_device = -1;
-    std::string no_cuda = "this kcanvas was built without CUDA";
-#ifdef KC_HAVE_CUDA
-    const auto why_no_cuda = cuda_unavailable_reason();
-    if (why_no_cuda) no_cuda = *why_no_cuda;
-    if (o.backend != Backend::Cpu && !why_no_cuda) cuda_device = 0;
-#endif
-    if (user_code && cuda_device < 0) {
-        fmt::print(stderr, "kcanvas: your kernel needs a CUDA GPU: {}\n", no_cuda);
-        return 1;
-    }
-    if (auto why = nvrtc_unavailable_reason(); user_code && why) {
-        fmt::print(stderr, "kcanvas: {}\n", *why);
-        return 1;
-    }
-    // Without --kernel, user_kernel runs the default starter (the gradient).
-    const std::string kernel_source = o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source;
-    const std::string kernel_name =
-        o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path);
+    const DeviceChoice device = choose_device(o, user_code);
+    if (device.exit) return *device.exit;
+    const KernelSource kernel = kernel_source(o);
     std::unique_ptr<EglHeadlessContext> context;
     try {
-        context = std::make_unique<EglHeadlessContext>(cuda_device);
+        context = std::make_unique<EglHeadlessContext>(device.cuda_device);
     } catch (const ContextError& e) {
-        if (o.backend == Backend::Cpu || (!o.backend && cuda_device < 0)) {
+        if (o.backend == Backend::Cpu || (!o.backend && device.cuda_device < 0)) {
             if (!o.json)
                 fmt::print(stderr, "kcanvas: no headless OpenGL ({}); the CPU backend runs without it\n", e.what());
             return run_without_gl(o, job, sources);
@@ -201,55 +304,17 @@ int run_headless(const Options& options) {
         fmt::print(stderr, "kcanvas: cannot render headless: {}\n", e.what());
         return 1;
     }
-
     try {
-        FramePainter painter(o.backend);
-        painter.set_present(o.present);
-        Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
-        watchdog.arm(painter.backend() != Backend::Cpu);
-        if (user_code) {
-            watchdog.rescue(kernel_source);
-            const KernelCompile k = painter.compile_user_kernel(kernel_source, kernel_name);
-            if (!k.ok) {
-                fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", kernel_name, k.log);
-                return 2;
-            }
-            if (!o.json)
-                fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms\n", kernel_name, k.target, k.milliseconds);
-            if (!k.log.empty()) fmt::print(stderr, "{}\n", k.log); // warnings
-        }
-        Canvas canvas(job.params.width, job.params.height);
-        PaintJob frame_job = job;
-        for (int f = 0; f < o.frames; ++f) {
-            frame_job.params.seconds = f / 60.0f; // animated kernels see 60 frames per second, reproducibly
-            if (auto error = painter.paint(frame_job, canvas, &sources)) {
-                fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
-                return 2;
-            }
-            painter.collect_timings();
-            watchdog.beat();
-        }
-        glFinish();
-        painter.collect_timings(true);
-        watchdog.arm(false); // the GPU has answered; writing a large PNG may take long on the CPU alone
-        report(o, job, backend_name(painter.backend()), painter.device().name + " / " + context->description(),
-               painter.times(), painter.outputs());
-        if (!o.out.empty()) {
-            if (auto e = write_image(o.out, canvas.width(), canvas.height(), canvas.read_texture())) {
-                fmt::print(stderr, "kcanvas: {}\n", *e);
-                return 2;
-            }
-        }
+        return run_with_gl(o, job, sources, kernel, *context);
     } catch (const CudaContextLost& e) {
         // The painter and its CUDA objects are gone by now (their errors may have printed above).
         fmt::print(stderr, "kcanvas: {}\n",
-                   kernel_fault_message(e.what(), user_code ? save_faulted_kernel(kernel_source) : ""));
+                   kernel_fault_message(e.what(), user_code ? save_faulted_kernel(kernel.source) : ""));
         return 1;
     } catch (const std::exception& e) {
         fmt::print(stderr, "kcanvas: {}\n", e.what());
         return 1;
     }
-    return 0;
 }
 
 } // namespace kc

@@ -5,8 +5,8 @@
 #include <utility>
 #include <variant>
 
+#include "backend.h"
 #include "bench.h"
-#include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
 #include "preset.h"

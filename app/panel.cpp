@@ -100,10 +100,9 @@ void operation_section(UiState& s, const PanelContext& ctx) {
     code_lines(op.formula);
     const bool cpu = ctx.painter.backend() == Backend::Cpu;
     if (op.custom) {
-        const LaunchConfig own = effective_launch(s.job);
         if (!cpu)
             wrapped_disabled(fmt::format("Its own kernels launch block {}, grid {} (see Launch), not the panel's.",
-                                         to_string(own.block), to_string(resolved_grid(own, p.width, p.height))));
+                                         to_string(s.resolved.launch.block), to_string(s.resolved.grid)));
         else
             wrapped_text(kWarnColour,
                          "CPU backend: a plain C++ implementation, not the grid emulator (shared memory and "
@@ -245,9 +244,9 @@ void columns_why(const LaunchConfig& l, int width, int height) {
 // A custom op's own launch, read-only: its kernels launch this whatever the panel's block and grid say.
 void own_launch_section(const UiState& s, const PanelContext& ctx) {
     const OpInfo& op = op_registry()[s.job.op];
-    const LaunchConfig l = effective_launch(s.job);
+    const LaunchConfig& l = s.resolved.launch;
     const int w = s.job.params.width, h = s.job.params.height;
-    const Dim3 grid = resolved_grid(l, w, h);
+    const Dim3& grid = s.resolved.grid;
     wrapped_disabled("This op launches its own kernels: the shape below is theirs, not editable.");
     ui::Text("Block %d x %d = %lld threads", l.block.x, l.block.y, l.block.count());
     ui::record_last_item("Block", to_string(l.block));
@@ -270,7 +269,7 @@ void launch_fields(UiState& s) {
     help_marker("Auto rounds the grid up so that the blocks cover the whole canvas. Untick it to type a grid "
                 "and see what a too-small grid leaves uncovered (hatched in purple).");
     if (l.auto_grid) {
-        l.grid = resolved_grid(effective_launch(s.job), s.job.params.width, s.job.params.height);
+        l.grid = s.resolved.grid;
         ImGui::BeginDisabled();
     }
     ui::InputIntOnCommit("Grid x", &l.grid.x);
@@ -320,8 +319,8 @@ void launch_section(UiState& s, const PanelContext& ctx) {
     preset_buttons(l, "Tutorial: 50x20, grid 80x8, linear", "Default: block 32x8, auto grid, 2d");
 
     // An illegal launch paints nothing: its refusal shows below, not counts of a launch that never runs.
-    if (launch_error(l, s.job.params.width, s.job.params.height, universal_limits())) return;
-    const Coverage c = coverage(l, s.job.params.width, s.job.params.height);
+    if (s.resolved.launch_refusal) return;
+    const Coverage& c = s.resolved.coverage;
     ui::Text("%lld threads for %lld pixels", c.threads, c.pixels);
     if (!c.covers_all()) wrapped_text(kWarnColour, fmt::format("{} pixels uncovered", c.pixels - c.covered_pixels));
     if (c.repeated_writes > 0)

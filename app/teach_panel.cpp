@@ -151,8 +151,9 @@ void legend(const PaintJob& job, const Dim3& grid) {
 }
 
 // Coalescing: how many cache lines one store instruction of a warp touches under this mapping.
-void warp_store_line(const LaunchConfig& l, int w, int h) {
-    if (launch_error(l, w, h, universal_limits())) return;
+void warp_store_line(const ResolvedLaunch& r, int w, int h) {
+    if (r.launch_refusal) return;
+    const LaunchConfig& l = r.launch;
     const WarpStores ws = first_warp_stores(l, w, h);
     if (ws.lanes == 0) return;
     if (ws.cache_lines <= ws.ideal_lines) {
@@ -202,22 +203,22 @@ void step_controls(UiState& s, long long blocks) {
 
 void indexing_section(UiState& s, const PanelContext&) {
     // What the kernels launch: a custom op's own block, grid and mapping, else the panel's.
-    const LaunchConfig l = effective_launch(s.job);
-    const bool own = op_registry()[s.job.op].custom;
+    const LaunchConfig& l = s.resolved.launch;
+    const bool own = s.resolved.own;
     const int w = s.job.params.width, h = s.job.params.height;
-    const Dim3 grid = resolved_grid(l, w, h);
+    const Dim3& grid = s.resolved.grid;
     wrapped_disabled(fmt::format("{}apping {}, block {}, grid {}:", own ? "The op's own launch: m" : "M",
                                  mapping_name(l.mapping), to_string(l.block), to_string(grid)));
     code_lines(mapping_formula(l, grid, w, h));
-    warp_store_line(l, w, h);
+    warp_store_line(s.resolved, w, h);
     if (l.block.z > 1 || grid.z > 1)
         coloured(kWarn, "threadIdx.z and blockIdx.z take no part: each z layer writes the same pixels again.");
 
-    if (auto e = launch_error(l, w, h, universal_limits())) {
+    if (const auto& e = s.resolved.launch_refusal) {
         coloured(kBad, "{}", *e); // the counts and the legend need a legal launch
         return;
     }
-    const Coverage c = coverage(l, w, h);
+    const Coverage& c = s.resolved.coverage;
     ImGui::Separator();
     wrapped(fmt::format("{} threads, {} pixels, {} covered", c.threads, c.pixels, c.covered_pixels));
     if (!c.covers_all()) coloured(kWarn, "{} pixels no thread writes (hatched)", c.pixels - c.covered_pixels);
@@ -246,9 +247,9 @@ void indexing_section(UiState& s, const PanelContext&) {
 
 void device_section(const UiState& s, const PanelContext& ctx) {
     const DeviceInfo* d = ctx.painter.device_info();
-    const LaunchConfig l = effective_launch(s.job);
-    const bool own = op_registry()[s.job.op].custom;
-    const Dim3 grid = resolved_grid(l, s.job.params.width, s.job.params.height);
+    const LaunchConfig& l = s.resolved.launch;
+    const bool own = s.resolved.own;
+    const Dim3& grid = s.resolved.grid;
     if (d) {
         wrapped(fmt::format("{} (device {}), compute capability {}.{}", d->name, d->ordinal, d->cc_major, d->cc_minor));
         wrapped(
@@ -265,8 +266,7 @@ void device_section(const UiState& s, const PanelContext& ctx) {
         wrapped("No CUDA device (see the top of the panel). Limits every CUDA GPU shares: 1024 threads per block, "
                 "block 1024x1024x64, grid 2^31-1 x 65535 x 65535, warp 32.");
     }
-    const DeviceLimits limits = d ? d->limits : universal_limits();
-    if (auto e = launch_error(l, s.job.params.width, s.job.params.height, limits)) {
+    if (const auto& e = s.resolved.launch_refusal) { // against the painting backend's limits
         coloured(kBad, "This launch breaks a limit: {}", *e);
         return;
     }
@@ -299,7 +299,7 @@ void device_section(const UiState& s, const PanelContext& ctx) {
 
 // The user's kernel maps threads to pixels in its own code: kcanvas cannot know the mapping.
 void user_code_indexing_note(const UiState& s) {
-    const Dim3 grid = resolved_grid(effective_launch(s.job), s.job.params.width, s.job.params.height);
+    const Dim3& grid = s.resolved.grid;
     const long long threads = grid.count() * s.job.launch.block.count();
     wrapped(fmt::format("Grid {} x block {} = {} threads", to_string(grid), to_string(s.job.launch.block), threads));
     ui::Text("for %lld pixels", 1LL * s.job.params.width * s.job.params.height);
@@ -317,7 +317,7 @@ void teaching_sections(UiState& s, const PanelContext& ctx) {
         return;
     }
     if (op_registry()[s.job.op].custom) s.teach.stepping = false; // its own kernels paint every block
-    advance_step(s, resolved_grid(s.job.launch, s.job.params.width, s.job.params.height).count());
+    advance_step(s, s.resolved.grid.count());
     auto header = [&](const char* name, const char* script_name, ImGuiTreeNodeFlags flags) {
         for (const std::string& request : s.teach.section_requests) {
             if (request == script_name) ImGui::SetNextItemOpen(true);

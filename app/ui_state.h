@@ -6,11 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "backend.h"
 #include "canvas_view.h"
-#include "frame_painter.h"
 #include "launch_config.h"
 #include "paint_job.h"
 #include "settings.h"
+#include "source_images.h"
 #include "teach_state.h"
 
 namespace kc {
@@ -65,7 +66,10 @@ struct PresetPanelState {
 };
 
 struct UiState {
-    PaintJob job;         // op, params (incl. the canvas size), launch, view
+    PaintJob job; // op, params (incl. the canvas size), launch, view
+    // The job's launch as this frame paints it, resolved and checked once by the frame loop: the
+    // panel, the overlay and the painter read it instead of working it out again.
+    ResolvedLaunch resolved = resolve_launch(job, universal_limits());
     int edit_width = 800; // the size fields; applied between frames when apply_size
     int edit_height = 800;
     bool apply_size = false;

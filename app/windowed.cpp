@@ -373,25 +373,14 @@ void report_final_autosave(const std::optional<AutosaveResult>& result) {
     if (result && !result->ok) fmt::print(stderr, "kcanvas: {}\n", result->message);
 }
 
-} // namespace
-
-int run_windowed(const Options& o) {
-    GlfwWindow window(1280, 860, "Kernel Canvas", o.vsync);
-    KeyEvents keys(window.handle()); // before ImGui's backend, which then calls it first
-    ImGuiSession imgui(window.handle(), o.script.empty() ? ini_path() : std::string());
-    UiScale ui_scale(window.handle());
-    FramePainter painter(o.backend);
-    painter.set_present(o.present);
-    Canvas canvas(o.width, o.height);
-    std::unique_ptr<UiScript> script = o.script.empty() ? nullptr : std::make_unique<UiScript>(o.script);
-    WidgetLog widgets; // where each control was drawn, for the script's clicks
-    const AttachedWidgetLog attached(script ? &widgets : nullptr);
-
-    UiState state;
+// Sets up the state the panel edits from the options: the job, the settings, the input images
+// (the canvas takes image A's size unless --size was given) and the kernel editor. A bad image
+// file is bad input: returns exit code 2 then.
+std::optional<int> prepare_state(const Options& o, UiState& state, SettingsFile& settings_file, Canvas& canvas,
+                                 const FramePainter& painter) {
     state.job = job_from_options(o);
     state.teach.block_outlines = o.block_outlines; // a preset's overlays
     state.teach.pinned_pixel = o.inspect;
-    SettingsFile settings_file{settings_path(o), {}, 0};
     state.settings = initial_settings(o, settings_file);
     state.ui_scale_edit = state.settings.ui_scale_percent;
     for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
@@ -409,121 +398,218 @@ int run_windowed(const Options& o) {
     state.sources.fit(canvas.width(), canvas.height());
     state.edit_width = canvas.width();
     state.edit_height = canvas.height();
-    glfwSetDropCallback(window.handle(), &on_drop);
-    const auto autosave_path = autosave_file();
-    start_kernel_editor(state.kernel, o, autosave_path);
-    std::optional<Autosave> autosave;
-    if (autosave_path) autosave.emplace(*autosave_path, state.kernel.source);
-    if (!autosave_path)
-        show_autosave(state.kernel, AutosaveResult{false, "no autosave: neither XDG_DATA_HOME nor HOME is set"});
     state.requested_backend = painter.backend();
     state.requested_present = painter.present();
     state.vsync = o.vsync;
-    bool vsync_now = o.vsync;
-    int fb_w = 0, fb_h = 0;
-    std::optional<BlockSweep> sweep; // the block tuner's running or last sweep (its results stay shown)
-    const UiScript::Hooks hooks{
-        [&](const std::string& path) {
-            return write_image(path, canvas.width(), canvas.height(), canvas.read_texture());
-        },
-        [&](const std::string& path) { return write_image(path, fb_w, fb_h, read_framebuffer(fb_w, fb_h)); },
-        [&] { return tuner_status(sweep ? &*sweep : nullptr); }};
+    return std::nullopt;
+}
 
-    const auto started = Clock::now();
-    auto last_frame = started;
-    double frame_ms = 0.0;
-    FrameBreakdown breakdown;
-    Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
-    while (!state.quit) {
-        glfwPollEvents();
-        // A frame went round: the GPU answers. Armed for CUDA only (the CPU emulator's long frames
-        // are not hangs).
-        const bool watch_gpu = painter.backend() != Backend::Cpu && state.fatal.empty();
-        watchdog.beat();
-        watchdog.arm(watch_gpu);
-        handle_keys(keys, state);
-        handle_quit_request(window.handle(), state);
-        if (state.quit) break;
-        if (script && state.fatal.empty()) {
-            script->step(state, hooks);
-            if (state.quit) break;
-        }
-        watchdog.arm(false); // loading or saving a large image is slow CPU work, not a hung GPU
-        apply_requests(state, canvas, painter, window, vsync_now);
-        watchdog.arm(watch_gpu && painter.backend() != Backend::Cpu); // the backend may have changed
-
-        state.job.params.seconds = static_cast<float>(std::chrono::duration<double>(Clock::now() - started).count());
-
-        // 1. CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture.
-        // After a kernel fault CUDA can do nothing more: the last picture and the panel stay until
-        // the user has read why and quits.
-        const auto t_paint = Clock::now();
-        if (state.fatal.empty()) {
-            try {
-                // The running kernel is what a hang would lose (as a fault saves it): given once per compile.
-                if (apply_kernel_requests(state, painter)) watchdog.rescue(painter.user_kernel_source());
-                if (!advance_tuner(state, sweep, painter, canvas))
-                    state.refusal = painter.paint(state.job, canvas, &state.sources, state.both_variants);
-                state.error.clear();
-                painter.collect_timings();
-            } catch (const CudaContextLost& e) {
-                state.fatal = kernel_fault_message(
-                    e.what(), painter.has_user_kernel() ? save_faulted_kernel(painter.user_kernel_source()) : "");
-                fmt::print(stderr, "kcanvas: {}\n", state.fatal); // at once: the window may not get to show it
-            } catch (const std::exception& e) {
-                state.error = e.what();
-            }
-        }
-        breakdown.paint.add(micros_since(t_paint));
-
-        // 2. The panel edits the state for the next frame.
-        const auto t_panel = Clock::now();
-        if (ui_scale.update(state.settings.ui_scale_percent)) state.ui_scale = ui_scale.scale();
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        if (script) script->feed_input(window.handle());
-        ImGui::NewFrame();
-        if (widget_log()) widget_log()->begin_frame();
-        const RectD area = draw_panel(state, {painter, frame_ms, breakdown, sweep ? &*sweep : nullptr});
-        const ImGuiIO& io = ImGui::GetIO();
-        state.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
-        state.view.set_canvas_size(canvas.width(), canvas.height());
-        handle_canvas_input(state);
-        // While a sweep paints the canvas, the overlay's outlines and inspector would describe another launch.
-        if (state.fatal.empty() && !(sweep && sweep->running())) draw_canvas_overlay(state, painter, canvas);
-        ImGui::Render();
-        if (widget_log()) widget_log()->end_frame();
-        breakdown.panel.add(micros_since(t_panel));
-
-        // 3. Draw the canvas beside the panel, the panel on top, and show it.
-        const auto t_draw = Clock::now();
-        glfwGetFramebufferSize(window.handle(), &fb_w, &fb_h);
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        glViewport(0, 0, fb_w, fb_h);
-        glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        draw_canvas_view(canvas, state.view, fb_h);
-        glViewport(0, 0, fb_w, fb_h);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        breakdown.draw.add(micros_since(t_draw));
-        if (state.save_request) {
-            state.save_request = false;
-            const std::string name = snapshot_name(state);
-            const auto e = write_image(name, canvas.width(), canvas.height(), canvas.read_texture());
-            state.message = e ? *e : "saved " + std::filesystem::absolute(name).string();
-        }
-        if (autosave) show_autosave(state.kernel, autosave->tick(state.kernel.source, Clock::now()));
-        if (script && (script->done() || !state.fatal.empty())) state.quit = true;
-        save_changed_settings(state, settings_file, false);
-        const auto t_swap = Clock::now();
-        glfwSwapBuffers(window.handle());
-        breakdown.swap.add(micros_since(t_swap));
-
-        const auto now = Clock::now();
-        frame_ms = std::chrono::duration<double, std::milli>(now - last_frame).count();
-        breakdown.frame.add(frame_ms * 1000.0);
-        last_frame = now;
+// The kernel editor's text and its autosave (none without a data dir, which the editor says).
+std::optional<Autosave> start_editor(const Options& o, KernelEditorState& kernel) {
+    const auto autosave_path = autosave_file();
+    start_kernel_editor(kernel, o, autosave_path);
+    if (!autosave_path) {
+        show_autosave(kernel, AutosaveResult{false, "no autosave: neither XDG_DATA_HOME nor HOME is set"});
+        return std::nullopt;
     }
+    return std::optional<Autosave>(std::in_place, *autosave_path, kernel.source);
+}
+
+// What the window's frames need, set up once by run_windowed.
+struct Window {
+    GlfwWindow& window;
+    KeyEvents& keys;
+    UiScale& ui_scale;
+    FramePainter& painter;
+    Canvas& canvas;
+    UiScript* script; // null without --script
+};
+
+// The window's frame loop: each frame is the named steps of run(), top to bottom.
+class FrameLoop {
+public:
+    FrameLoop(const Options& o, const Window& w, UiState& state, SettingsFile& settings,
+              std::optional<Autosave>& autosave)
+        : w_(w), s_(state), settings_(settings), autosave_(autosave), vsync_now_(o.vsync),
+          watchdog_(std::chrono::seconds(o.watchdog_s)) {}
+
+    void run() {
+        while (!s_.quit) {
+            if (!take_input()) break;
+            apply_requests_between_frames();
+            paint();
+            build_panel();
+            draw();
+            finish_frame();
+        }
+    }
+
+private:
+    bool take_input();
+    void apply_requests_between_frames();
+    void paint();
+    void paint_or_tune();
+    void build_panel();
+    void draw();
+    void finish_frame();
+    UiScript::Hooks script_hooks();
+
+    Window w_;
+    UiState& s_;
+    SettingsFile& settings_;
+    std::optional<Autosave>& autosave_;
+    bool vsync_now_;
+    Watchdog watchdog_;
+    bool watch_gpu_ = false;          // this frame's: a CUDA backend, no fault yet
+    std::optional<BlockSweep> sweep_; // the block tuner's running or last sweep (its results stay shown)
+    int fb_w_ = 0, fb_h_ = 0;
+    const Clock::time_point started_ = Clock::now();
+    Clock::time_point last_frame_ = started_;
+    double frame_ms_ = 0.0;
+    FrameBreakdown breakdown_;
+};
+
+UiScript::Hooks FrameLoop::script_hooks() {
+    return {[this](const std::string& path) {
+                return write_image(path, w_.canvas.width(), w_.canvas.height(), w_.canvas.read_texture());
+            },
+            [this](const std::string& path) { return write_image(path, fb_w_, fb_h_, read_framebuffer(fb_w_, fb_h_)); },
+            [this] { return tuner_status(sweep_ ? &*sweep_ : nullptr); }};
+}
+
+// Events, keys, the close button and the script's next commands. False: quit now.
+bool FrameLoop::take_input() {
+    glfwPollEvents();
+    // A frame went round: the GPU answers. Armed for CUDA only (the CPU emulator's long frames
+    // are not hangs).
+    watch_gpu_ = w_.painter.backend() != Backend::Cpu && s_.fatal.empty();
+    watchdog_.beat();
+    watchdog_.arm(watch_gpu_);
+    handle_keys(w_.keys, s_);
+    handle_quit_request(w_.window.handle(), s_);
+    if (s_.quit) return false;
+    if (w_.script && s_.fatal.empty()) {
+        w_.script->step(s_, script_hooks());
+        if (s_.quit) return false;
+    }
+    return true;
+}
+
+// What the panel asked for that needs more than a new paint job: sizes, images, the backend.
+void FrameLoop::apply_requests_between_frames() {
+    watchdog_.arm(false); // loading or saving a large image is slow CPU work, not a hung GPU
+    apply_requests(s_, w_.canvas, w_.painter, w_.window, vsync_now_);
+    watchdog_.arm(watch_gpu_ && w_.painter.backend() != Backend::Cpu); // the backend may have changed
+    s_.job.params.seconds = static_cast<float>(std::chrono::duration<double>(Clock::now() - started_).count());
+    // Resolved and checked once: the painter runs it, the panel and the overlay show it.
+    s_.resolved = resolve_launch(s_.job, w_.painter.limits());
+}
+
+// CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture. After a
+// kernel fault CUDA can do nothing more: the last picture and the panel stay until the user has
+// read why and quits.
+void FrameLoop::paint() {
+    const auto t_paint = Clock::now();
+    if (s_.fatal.empty()) {
+        try {
+            paint_or_tune();
+        } catch (const CudaContextLost& e) {
+            FramePainter& p = w_.painter;
+            s_.fatal =
+                kernel_fault_message(e.what(), p.has_user_kernel() ? save_faulted_kernel(p.user_kernel_source()) : "");
+            fmt::print(stderr, "kcanvas: {}\n", s_.fatal); // at once: the window may not get to show it
+        } catch (const std::exception& e) {
+            s_.error = e.what();
+        }
+    }
+    breakdown_.paint.add(micros_since(t_paint));
+}
+
+void FrameLoop::paint_or_tune() {
+    FramePainter& p = w_.painter;
+    // The running kernel is what a hang would lose (as a fault saves it): given once per compile.
+    if (apply_kernel_requests(s_, p)) watchdog_.rescue(p.user_kernel_source());
+    if (!advance_tuner(s_, sweep_, p, w_.canvas))
+        s_.refusal = p.paint(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants);
+    s_.error.clear();
+    p.collect_timings();
+}
+
+// The panel edits the state for the next frame; the canvas' input and overlay follow its layout.
+void FrameLoop::build_panel() {
+    const auto t_panel = Clock::now();
+    if (w_.ui_scale.update(s_.settings.ui_scale_percent)) s_.ui_scale = w_.ui_scale.scale();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    if (w_.script) w_.script->feed_input(w_.window.handle());
+    ImGui::NewFrame();
+    if (widget_log()) widget_log()->begin_frame();
+    const RectD area = draw_panel(s_, {w_.painter, frame_ms_, breakdown_, sweep_ ? &*sweep_ : nullptr});
+    const ImGuiIO& io = ImGui::GetIO();
+    s_.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
+    s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
+    handle_canvas_input(s_);
+    // While a sweep paints the canvas, the overlay's outlines and inspector would describe another launch.
+    if (s_.fatal.empty() && !(sweep_ && sweep_->running())) draw_canvas_overlay(s_, w_.painter, w_.canvas);
+    ImGui::Render();
+    if (widget_log()) widget_log()->end_frame();
+    breakdown_.panel.add(micros_since(t_panel));
+}
+
+// The canvas beside the panel, the panel on top.
+void FrameLoop::draw() {
+    const auto t_draw = Clock::now();
+    glfwGetFramebufferSize(w_.window.handle(), &fb_w_, &fb_h_);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, fb_w_, fb_h_);
+    glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_canvas_view(w_.canvas, s_.view, fb_h_);
+    glViewport(0, 0, fb_w_, fb_h_);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    breakdown_.draw.add(micros_since(t_draw));
+}
+
+// Saves asked for this frame, then shows the frame and times it.
+void FrameLoop::finish_frame() {
+    if (s_.save_request) {
+        s_.save_request = false;
+        const std::string name = snapshot_name(s_);
+        const auto e = write_image(name, w_.canvas.width(), w_.canvas.height(), w_.canvas.read_texture());
+        s_.message = e ? *e : "saved " + std::filesystem::absolute(name).string();
+    }
+    if (autosave_) show_autosave(s_.kernel, autosave_->tick(s_.kernel.source, Clock::now()));
+    if (w_.script && (w_.script->done() || !s_.fatal.empty())) s_.quit = true;
+    save_changed_settings(s_, settings_, false);
+    const auto t_swap = Clock::now();
+    glfwSwapBuffers(w_.window.handle());
+    breakdown_.swap.add(micros_since(t_swap));
+    const auto now = Clock::now();
+    frame_ms_ = std::chrono::duration<double, std::milli>(now - last_frame_).count();
+    breakdown_.frame.add(frame_ms_ * 1000.0);
+    last_frame_ = now;
+}
+
+} // namespace
+
+int run_windowed(const Options& o) {
+    GlfwWindow window(1280, 860, "Kernel Canvas", o.vsync);
+    KeyEvents keys(window.handle()); // before ImGui's backend, which then calls it first
+    ImGuiSession imgui(window.handle(), o.script.empty() ? ini_path() : std::string());
+    UiScale ui_scale(window.handle());
+    FramePainter painter(o.backend);
+    painter.set_present(o.present);
+    Canvas canvas(o.width, o.height); // releases its CUDA registrations before its GL objects
+    std::unique_ptr<UiScript> script = o.script.empty() ? nullptr : std::make_unique<UiScript>(o.script);
+    WidgetLog widgets; // where each control was drawn, for the script's clicks
+    const AttachedWidgetLog attached(script ? &widgets : nullptr);
+
+    UiState state;
+    SettingsFile settings_file{settings_path(o), {}, 0};
+    if (auto exit = prepare_state(o, state, settings_file, canvas, painter)) return *exit;
+    glfwSetDropCallback(window.handle(), &on_drop);
+    std::optional<Autosave> autosave = start_editor(o, state.kernel);
+    FrameLoop(o, {window, keys, ui_scale, painter, canvas, script.get()}, state, settings_file, autosave).run();
     save_changed_settings(state, settings_file, true);
     if (autosave) report_final_autosave(autosave->flush(state.kernel.source));
     return state.fatal.empty() ? 0 : 1;

@@ -87,12 +87,27 @@ def cpu_median_us(fn, reps, warmup=3):
     return statistics.median(times)
 
 
+def sgemm_rows(sizes, reps):
+    """cuBLAS SGEMM through cp.matmul on float32 (CuPy calls cuBLAS; TF32 stays off unless CUPY_TF32=1)."""
+    rows = []
+    for n in sizes:
+        a = cp.random.default_rng(1).random((n, n), dtype=cp.float32)
+        b = cp.random.default_rng(2).random((n, n), dtype=cp.float32)
+        c = cp.empty_like(a)
+        us = gpu_median_us(lambda: cp.matmul(a, b, out=c), max(3, min(reps, 20)), warmup=3)
+        rows.append(dict(op="matmul_kernel", size=f"{n}x{n}", impl="cuBLAS SGEMM (CuPy)", us=round(us, 2), gbs=0,
+                         pct_of_copy=0, gflops=round(2.0 * n ** 3 / (us * 1e3), 1)))
+        del a, b, c
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="3840x2160,7680x4320")
     ap.add_argument("--reps", type=int, default=100)
     ap.add_argument("--cpu-reps", type=int, default=10)
     ap.add_argument("--csv", default="peers.csv")
+    ap.add_argument("--matmul-sizes", default="1024,2048,4096", help="cuBLAS SGEMM (through CuPy) at these N; '' for none")
     args = ap.parse_args()
 
     mod = cp.RawModule(code=KERNELS)
@@ -121,7 +136,7 @@ def main():
         def add_row(op, impl, us, bytes_moved):
             gbs = bytes_moved / (us * 1e3)
             rows.append(dict(op=op, size=size, impl=impl, us=round(us, 2), gbs=round(gbs, 1),
-                             pct_of_copy=round(100 * gbs / copy_gbs, 1)))
+                             pct_of_copy=round(100 * gbs / copy_gbs, 1), gflops=0))
 
         add_row("copy", "cudaMemcpy d2d", copy_us, 2 * n * 4)
         add_row("gradient", "cupy RawKernel", gpu_median_us(lambda: k["gradient"](grid2d, block2d, (out, w32, h32)), args.reps), 4 * n)
@@ -163,9 +178,13 @@ def main():
         del a, b, out, af, bf
         cp.get_default_memory_pool().free_all_blocks()
 
-    print(f"{'op':<13} {'size':>10} {'impl':<16} {'us':>10} {'GB/s':>8} {'%copy':>7}")
+    if args.matmul_sizes:
+        rows += sgemm_rows([int(n) for n in args.matmul_sizes.split(",")], args.reps)
+
+    print(f"{'op':<13} {'size':>10} {'impl':<20} {'us':>10} {'GB/s':>8} {'%copy':>7} {'GFLOP/s':>9}")
     for r in rows:
-        print(f"{r['op']:<13} {r['size']:>10} {r['impl']:<16} {r['us']:>10.1f} {r['gbs']:>8.1f} {r['pct_of_copy']:>6.1f}%")
+        print(f"{r['op']:<13} {r['size']:>10} {r['impl']:<20} {r['us']:>10.1f} {r['gbs']:>8.1f} {r['pct_of_copy']:>6.1f}%"
+              f" {r['gflops']:>9.1f}")
     with open(args.csv, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         writer.writeheader()

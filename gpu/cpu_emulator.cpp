@@ -83,8 +83,14 @@ CpuGridEmulator::CpuGridEmulator(unsigned workers)
 
 std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* out, OpOutputs* outputs,
                                                   PixelRecord record) const {
-    const PaintPlan plan = plan_paint(job, universal_limits());
-    if (plan.error) return plan.error;
+    const ResolvedLaunch resolved = resolve_launch(job, universal_limits());
+    if (resolved.refusal) return resolved.refusal;
+    return paint(job, resolved, out, outputs, record);
+}
+
+std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, const ResolvedLaunch& plan, Pixel* out,
+                                                  OpOutputs* outputs, PixelRecord record) const {
+    if (plan.refusal) return plan.refusal;
     if (op_registry()[job.op].user_code) return std::string(kCpuCannotRunUserCode);
     if (!op_registry()[job.op].custom && plan.grid.count() > kMaxEmulatedBlocks)
         return fmt::format("grid {} has {} blocks: the cpu backend emulates at most {} per frame (a GPU takes up to "

@@ -35,6 +35,9 @@ public:
     // keeps per-pixel writer figures; its `writes` counters must start at zero.
     std::optional<std::string> paint(const PaintJob& job, Pixel* out, OpOutputs* outputs = nullptr,
                                      PixelRecord record = {}) const;
+    // The same with the job's launch resolved already (resolve_launch, refusal unset): no second check.
+    std::optional<std::string> paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out,
+                                     OpOutputs* outputs = nullptr, PixelRecord record = {}) const;
     unsigned workers() const { return workers_; }
 
 private:

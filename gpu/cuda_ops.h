@@ -24,6 +24,18 @@ struct CudaOpWorkspace {
     int fallback_width = 0, fallback_height = 0, fallback_cell = 0;
 };
 
+// What an op computed besides pixels (the histogram's bins) on its way to the host. The op's
+// read-back hook (Op::cuda_read_back, called after its kernels) queues copies into `words`;
+// Op::take_read_back turns them into OpOutputs once `ready` has passed (see cuda_paint.h).
+struct CudaReadback {
+    PinnedBuffer<std::uint32_t> words;
+    CudaEvent ready = CudaEvent::create();
+    bool pending = false; // queued, not yet taken
+    int op = -1;          // whose words these are
+    int variant = 0;      // the variant shown
+    bool both = false;    // both variants ran: compare them
+};
+
 struct CudaCustomLaunch {
     const PaintJob& job;
     Pixel* out; // width*height device pixels

@@ -28,11 +28,30 @@ __global__ void paint_kernel(OpParams params, Mapping mapping, int pixels_per_th
 }
 
 // The same launch without views, writer records or step mode: what runs when nobody inspects.
-template <class Op>
+// One kernel per path (paint_path()), so that a one-pixel thread is not given the registers of
+// the four-pixel one: those cost the SM the resident warps whose loads hide memory latency.
+template <class Op, PaintPath kPath>
 __global__ void paint_pixels_kernel(OpParams params, Mapping mapping, int pixels_per_thread, Pixel* __restrict__ out) {
     const ThreadCoords t{blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
                          blockDim.x, blockDim.y, blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
-    paint_thread<Op, true>(Op{}, params, t, mapping, pixels_per_thread, View::Pixels, 0u, out);
+    paint_thread<Op, true, kPath>(Op{}, params, t, mapping, pixels_per_thread, View::Pixels, 0u, out);
+}
+
+template <class Op>
+void launch_pixels(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream) {
+    const Mapping m = job.launch.mapping;
+    const int ppt = job.launch.pixels_per_thread;
+    switch (paint_path(m, ppt)) {
+    case PaintPath::Quad:
+        paint_pixels_kernel<Op, PaintPath::Quad><<<grid, block, 0, stream>>>(job.params, m, ppt, out);
+        break;
+    case PaintPath::Tiled:
+        paint_pixels_kernel<Op, PaintPath::Tiled><<<grid, block, 0, stream>>>(job.params, m, ppt, out);
+        break;
+    default:
+        paint_pixels_kernel<Op, PaintPath::Linear><<<grid, block, 0, stream>>>(job.params, m, ppt, out);
+        break;
+    }
 }
 
 __global__ void hatch_kernel(Pixel* out, int width, long long count) {
@@ -105,8 +124,7 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
     } else {
         (void)ws;
         if (job.view == View::Pixels && !record.sm && !record.writes && job.max_blocks < 0)
-            paint_pixels_kernel<Op>
-                <<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread, out);
+            launch_pixels<Op>(job, grid, block, out, stream);
         else
             paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread,
                                                          job.view, out, record, job.max_blocks);
@@ -115,6 +133,26 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
 
 constexpr std::array kLaunchers{
 #define KC_OP(Functor) static_cast<Launcher>(&launch<Functor>),
+#include "ops/op_list.h"
+#undef KC_OP
+};
+
+// Each op's read-back hook, or null: the op declares it (Op::cuda_read_back, Op::take_read_back).
+struct ReadBackHook {
+    void (*queue)(const CudaCustomLaunch&, bool, CudaReadback&) = nullptr;
+    void (*take)(const CudaReadback&, OpOutputs&) = nullptr;
+};
+
+template <class Op>
+constexpr ReadBackHook read_back_hook() {
+    if constexpr (requires { &Op::cuda_read_back; })
+        return {&Op::cuda_read_back, &Op::take_read_back};
+    else
+        return {};
+}
+
+constexpr std::array kReadBacks{
+#define KC_OP(Functor) read_back_hook<Functor>(),
 #include "ops/op_list.h"
 #undef KC_OP
 };
@@ -141,6 +179,23 @@ constexpr std::array kOccupancyQueries{
 };
 
 } // namespace
+
+bool cuda_has_read_back(int op) { return kReadBacks.at(static_cast<std::size_t>(op)).queue != nullptr; }
+
+void cuda_read_back(const PaintJob& job, bool both_variants, cudaStream_t stream, CudaOpWorkspace& ws,
+                    CudaReadback& rb) {
+    const ReadBackHook& hook = kReadBacks.at(static_cast<std::size_t>(job.op));
+    if (!hook.queue) return;
+    hook.queue(CudaCustomLaunch{job, nullptr, stream, ws}, both_variants, rb);
+    KC_CUDA_CHECK_THROW(cudaEventRecord(rb.ready.get(), stream));
+    rb.pending = true, rb.op = job.op, rb.variant = job.params.variant, rb.both = both_variants;
+}
+
+void cuda_take_read_back(CudaReadback& rb, OpOutputs& out) {
+    rb.pending = false;
+    if (rb.op >= 0 && kReadBacks.at(static_cast<std::size_t>(rb.op)).take)
+        kReadBacks[static_cast<std::size_t>(rb.op)].take(rb, out);
+}
 
 void cuda_copy_to_surface(const Pixel* pixels, int width, int height, cudaSurfaceObject_t surface,
                           cudaStream_t stream) {
@@ -171,25 +226,28 @@ OccupancyFigures cuda_occupancy(const DeviceInfo& info, int op, const Dim3& bloc
 
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
                                       CudaOpWorkspace& ws, PixelRecord record) {
-    // Universal limits first: they give the same message whether or not a GPU is present.
-    PaintPlan plan = plan_paint(job, universal_limits());
-    if (!plan.error) plan = plan_paint(job, limits);
-    if (plan.error) return plan.error;
+    const ResolvedLaunch resolved = resolve_launch(job, limits);
+    if (resolved.refusal) return resolved.refusal;
     if (op_registry()[job.op].user_code) {
         if (!ws.user_kernel) return std::string(kNoUserKernel);
         if (auto e = ws.user_kernel->launch_error(job.launch.block)) return e;
     }
-    if (plan.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
+    cuda_paint(job, resolved, out, stream, ws, record);
+    return std::nullopt;
+}
+
+void cuda_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, cudaStream_t stream,
+                CudaOpWorkspace& ws, PixelRecord record) {
+    if (resolved.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
     const Dim3 b = job.launch.block;
+    const Dim3& g = resolved.grid;
     PaintJob prepared = job;
     prepare_divisors(prepared.params);
-    kLaunchers[job.op](prepared, dim3(plan.grid.x, plan.grid.y, plan.grid.z), dim3(b.x, b.y, b.z), out, record, stream,
-                       ws);
+    kLaunchers[job.op](prepared, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));
 #endif
-    return std::nullopt;
 }
 
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,

@@ -9,6 +9,7 @@
 #include "cuda_device.h"
 #include "cuda_ops.h"
 #include "launch_figures.h"
+#include "ops/op_base.h"
 #include "paint_job.h"
 
 namespace kc {
@@ -20,12 +21,22 @@ namespace kc {
 // Custom operations (see ops/op_base.h) keep device buffers in `ws` between frames.
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
                                       CudaOpWorkspace& ws, PixelRecord record = {});
+// The same with the launch resolved and checked already (resolve_launch, no refusal; for
+// user_kernel, a kernel loaded in `ws` that takes the block): launches without checking again.
+void cuda_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, cudaStream_t stream,
+                CudaOpWorkspace& ws, PixelRecord record = {});
 // The same with a workspace for this call only (per-pixel ops need none; custom ops allocate).
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
                                       PixelRecord record = {});
 
-// Why cuda_paint refuses user_kernel before a kernel has been compiled into the workspace.
-inline constexpr const char* kNoUserKernel = "no kernel of yours is compiled yet: write one and press Compile";
+// Queues job.op's read-back hook (its outputs besides pixels) on `stream` after its kernels, then
+// records rb.ready; nothing for an op without one. `both_variants`: both kernels ran this frame.
+void cuda_read_back(const PaintJob& job, bool both_variants, cudaStream_t stream, CudaOpWorkspace& ws,
+                    CudaReadback& rb);
+// Whether an op has a read-back hook.
+bool cuda_has_read_back(int op);
+// Once rb.ready has passed: the op's outputs into `out` (rb.pending cleared).
+void cuda_take_read_back(CudaReadback& rb, OpOutputs& out);
 
 // Hatches width*height pixels with uncovered_pixel(x, y).
 void cuda_fill_uncovered(Pixel* out, int width, int height, cudaStream_t stream);

@@ -6,6 +6,9 @@
 namespace kc {
 
 constexpr int kMaxBlurRadius = 16; // the tiled blur's shared tile is (16 + 2r)^2 pixels
+// One pixel a thread keeps one 128-byte load a warp in flight; prefetching the pixel this many rows
+// below (2 MB ahead on an 8K canvas, well inside L2) lets DRAM stream ahead of the loads.
+constexpr int kPrefetchRows = 64;
 
 struct OpParams {
     int width = 800;
@@ -24,6 +27,10 @@ struct OpParams {
 #undef KC_PARAM
 
     float seconds = 0.0f; // time since the start, for animated ops (the user kernel's t)
+
+    // Rows below its own pixel that an image read asks L2 to fetch ahead (0: none; see
+    // sources.h). paint_thread sets it for one pixel a thread, the only case it pays off in.
+    int prefetch_rows = 0;
 
     // Divisions by the canvas size and cell without integer division; set by prepare_divisors()
     // just before a launch (the backends do it; code calling an op's functor directly must too),

@@ -13,45 +13,50 @@ std::optional<std::string> params_error(const OpParams& p) {
     return std::nullopt;
 }
 
-PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits) {
-    PaintPlan plan;
+namespace {
+// Why the job cannot run whatever its launch: the canvas size, the checkerboard cell, a parameter.
+std::optional<std::string> job_error(const PaintJob& job) {
+    if (auto e = canvas_size_error(job.params.width, job.params.height)) return e;
+    if (job.params.cell <= 0) return "checkerboard cell size must be at least 1 pixel";
+    return params_error(job.params);
+}
+
+std::optional<std::string> limits_error(const LaunchConfig& launch, int w, int h, const DeviceLimits& limits) {
+    if (auto e = launch_error(launch, w, h, universal_limits())) return e;
+    return launch_error(launch, w, h, limits);
+}
+} // namespace
+
+ResolvedLaunch resolve_launch(const PaintJob& job, const DeviceLimits& limits) {
+    ResolvedLaunch r;
     if (job.op < 0 || job.op >= static_cast<int>(op_registry().size())) {
-        plan.error = "unknown operation index " + std::to_string(job.op);
-        return plan;
+        r.refusal = "unknown operation index " + std::to_string(job.op);
+        return r;
     }
-    if (auto e = canvas_size_error(job.params.width, job.params.height)) {
-        plan.error = *e;
-        return plan;
-    }
-    if (auto e = params_error(job.params)) {
-        plan.error = *e;
-        return plan;
-    }
-    if (op_registry()[job.op].custom) {
-        // Custom operations launch their own blocks and grids; the panel's launch does not apply.
-        plan.grid = resolved_grid(effective_launch(job), job.params.width, job.params.height);
-        return plan;
-    }
-    const LaunchConfig launch = effective_launch(job);
-    if (auto e = launch_error(launch, job.params.width, job.params.height, limits)) {
-        plan.error = *e;
-        return plan;
-    }
-    if (op_registry()[job.op].user_code) {
+    const OpInfo& op = op_registry()[job.op];
+    const int w = job.params.width, h = job.params.height;
+    r.launch = effective_launch(job);
+    r.grid = resolved_grid(r.launch, w, h);
+    r.own = op.custom;
+    // Custom operations launch their own blocks and grids, legal by construction.
+    if (!op.custom) r.launch_refusal = limits_error(r.launch, w, h, limits);
+    const auto size_error = canvas_size_error(w, h);
+    if (!r.launch_refusal && !size_error) r.coverage = coverage(r.launch, w, h);
+    r.refusal = job_error(job);
+    if (!r.refusal) r.refusal = r.launch_refusal;
+    if (r.refusal || op.custom) return r;
+    if (op.user_code) {
         // Which pixels the user's code writes is unknown before it runs: hatch them all first, so
         // what no thread writes shows as uncovered instead of last frame's picture.
-        plan.grid = resolved_grid(launch, job.params.width, job.params.height);
-        plan.clear_first = true;
-        return plan;
+        r.clear_first = true;
+        return r;
     }
     if (job.launch.pixels_per_thread == 4 && job.view != View::Pixels) {
-        plan.error = "4 pixels per thread paints the op's pixels only: choose the pixels view, or 1 pixel per thread";
-        return plan;
+        r.refusal = "4 pixels per thread paints the op's pixels only: choose the pixels view, or 1 pixel per thread";
+        return r;
     }
-    plan.grid = resolved_grid(job.launch, job.params.width, job.params.height);
-    plan.clear_first = !coverage(job.launch, job.params.width, job.params.height).covers_all() ||
-                       painting_blocks(job, plan.grid) < plan.grid.count();
-    return plan;
+    r.clear_first = !r.coverage.covers_all() || painting_blocks(job, r.grid) < r.grid.count();
+    return r;
 }
 
 LaunchConfig effective_launch(const PaintJob& job) {

@@ -19,14 +19,21 @@ struct PaintJob {
     long long max_blocks = -1;
 };
 
-// What a backend needs to know before it touches the output: the grid it will launch, whether
-// uncovered pixels must be cleared first, or why it must not launch at all.
-struct PaintPlan {
-    std::optional<std::string> error; // set: refuse, leave the output untouched
-    Dim3 grid;
-    bool clear_first = false; // pixels may stay unwritten: hatch them first (uncovered_pixel)
+// A job's launch, resolved and checked once per frame: what the painter runs and what the panel,
+// the overlay and the report show. `launch`, `grid` are set whatever the refusal (the panel shows
+// them beside it); `coverage` only for a legal launch.
+struct ResolvedLaunch {
+    LaunchConfig launch;                       // what runs: a custom op's own, the user's kernel's 2d, else the job's
+    Dim3 grid;                                 // the grid it launches
+    Coverage coverage;                         // which pixels it reaches (zeros when launch_refusal)
+    bool own = false;                          // a custom op's own launch (the panel's does not apply)
+    bool clear_first = false;                  // pixels may stay unwritten: hatch them first (uncovered_pixel)
+    std::optional<std::string> launch_refusal; // the launch breaks a limit (universal ones first)
+    std::optional<std::string> refusal;        // set: refuse the job (size, parameters, launch), output untouched
 };
-PaintPlan plan_paint(const PaintJob& job, const DeviceLimits& limits);
+// Checks against the limits every CUDA GPU shares first (the same message with or without a GPU),
+// then against `limits`.
+ResolvedLaunch resolve_launch(const PaintJob& job, const DeviceLimits& limits);
 // Why these operation parameters are out of range (radius, level, iterations, matmul N...).
 std::optional<std::string> params_error(const OpParams& p);
 

@@ -37,6 +37,15 @@ KC_HD Pixel load_pixel(const Pixel* src) {
     return *src;
 #endif
 }
+// Asks L2 to fetch the line holding `p` and returns at once (no register waits for it); the CPU
+// has nothing to do.
+KC_HD void prefetch_l2(const Pixel* p) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+    (void)p;
+#endif
+}
 KC_HD void store_quad(Pixel* dst, Pixel a, Pixel b, Pixel c, Pixel d) { // dst 16-byte aligned
 #if defined(__CUDA_ARCH__)
     *reinterpret_cast<uint4*>(dst) = make_uint4(pack(a), pack(b), pack(c), pack(d));

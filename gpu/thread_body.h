@@ -167,10 +167,22 @@ KC_HD PixelXY tiled_pixel(Mapping mapping, const ThreadCoords& t) {
     return mapping == Mapping::Columns ? PixelXY{v, u} : PixelXY{u, v};
 }
 
+// Which of paint_thread's three ways of owning pixels a thread takes. Any decides from the
+// mapping at run time (the emulator, the teaching kernel); a kernel that fixes the path at compile
+// time carries only that path's instructions and registers, and a one-pixel kernel needs few
+// registers to keep the SM full of the loads and stores that a memory-bound op lives on.
+enum class PaintPath { Any, Quad, Tiled, Linear };
+
+KC_HD PaintPath paint_path(Mapping mapping, int pixels_per_thread) {
+    if (mapping == Mapping::TwoD && pixels_per_thread == 4) return PaintPath::Quad;
+    return is_tiled(mapping) ? PaintPath::Tiled : PaintPath::Linear;
+}
+
 // One thread's work. `out` is width*height pixels, row-major. kPlainPixels compiles out the
 // teaching machinery (views, writer records) for the common case, where it costs time in a
-// memory-bound kernel; the pixels written are the same.
-template <class Op, bool kPlainPixels = false>
+// memory-bound kernel; the pixels written are the same. kPath fixes the path at compile time (it
+// must be what paint_path() gives for this mapping); Any picks it at run time.
+template <class Op, bool kPlainPixels = false, PaintPath kPath = PaintPath::Any>
 KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, Mapping mapping, int pixels_per_thread,
                         View view, unsigned sm, Pixel* out, PixelRecord record = {}) {
     const bool pixels_view = kPlainPixels || view == View::Pixels;
@@ -181,35 +193,42 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
             if (record.writes) count_write(record.writes + i);
         }
     };
+    const PaintPath path = kPath == PaintPath::Any ? paint_path(mapping, pixels_per_thread) : kPath;
+    // One pixel a thread: each image read prefetches further down (sources.h). Four a thread have
+    // four loads in flight already, and four prefetches a thread would cost more than they give.
+    OpParams params = p;
+    params.prefetch_rows = path == PaintPath::Quad ? 0 : kPrefetchRows;
     auto value = [&](unsigned x, unsigned y) {
-        return pixels_view ? op(static_cast<int>(x), static_cast<int>(y), p) : identity;
+        return pixels_view ? op(static_cast<int>(x), static_cast<int>(y), params) : identity;
     };
-    const unsigned long long pixels = 1ULL * p.width * p.height;
-    if (mapping == Mapping::TwoD && pixels_per_thread == 4) {
+    const unsigned width = static_cast<unsigned>(p.width), height = static_cast<unsigned>(p.height);
+    if (path == PaintPath::Quad) {
         // Four neighbours in x; one 16-byte store when the row allows it (width a multiple of 4).
         const unsigned x0 = (t.bx * t.bdx + t.tx) * 4u;
         const unsigned y = t.by * t.bdy + t.ty;
-        if (x0 >= static_cast<unsigned>(p.width) || y >= static_cast<unsigned>(p.height)) return;
-        const unsigned long long row = 1ULL * y * p.width;
-        if (x0 + 3 < static_cast<unsigned>(p.width) && (p.width & 3) == 0) {
+        if (x0 >= width || y >= height) return;
+        const unsigned row = y * width; // canvases hold at most 2^28 pixels: 32-bit indices
+        if (x0 + 3 < width && (width & 3) == 0) {
             store_quad(out + row + x0, value(x0, y), value(x0 + 1, y), value(x0 + 2, y), value(x0 + 3, y));
             for (unsigned k = 0; k < 4; ++k) keep(row + x0 + k);
         } else {
-            for (unsigned x = x0; x < x0 + 4 && x < static_cast<unsigned>(p.width); ++x) {
+            for (unsigned x = x0; x < x0 + 4 && x < width; ++x) {
                 store_pixel(out + row + x, value(x, y));
                 keep(row + x);
             }
         }
         return;
     }
-    if (is_tiled(mapping)) {
+    if (path == PaintPath::Tiled) {
         const auto [x, y] = tiled_pixel(mapping, t);
-        if (x >= static_cast<unsigned>(p.width) || y >= static_cast<unsigned>(p.height)) return;
-        store_pixel(out + 1ULL * y * p.width + x, value(x, y));
-        keep(1ULL * y * p.width + x);
+        if (x >= width || y >= height) return;
+        const unsigned i = y * width + x;
+        store_pixel(out + i, value(x, y));
+        keep(i);
         return;
     }
     unsigned long long i = linear_thread_index(t);
+    const unsigned long long pixels = 1ULL * width * height;
     const unsigned long long stride =
         mapping == Mapping::GridStride ? 1ULL * t.bdx * t.bdy * t.gdx * t.gdy : pixels; // Linear: one pass
     for (; i < pixels; i += stride) {

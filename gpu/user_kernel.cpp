@@ -281,6 +281,29 @@ void UserKernel::launch(const Dim3& grid, const Dim3& block, Pixel* out, int wid
                                          dim3(block.x, block.y, block.z), args, 0, stream));
 }
 
+KernelCompile UserKernelSlot::compile(std::string_view source, std::string_view file_name,
+                                      const std::function<void()>& finish_in_flight) {
+    KernelCompile compiled = compile_user_kernel(source, cc_, file_name);
+    if (!compiled.ok) return compiled;
+    try {
+        UserKernel loaded = UserKernel::load(compiled);
+        finish_in_flight(); // frames still in flight may run the old kernel: let them end before it is unloaded
+        kernel_ = std::move(loaded);
+        source_ = std::string(source);
+    } catch (const CudaContextLost&) {
+        throw;
+    } catch (const std::exception& e) {
+        compiled.ok = false;
+        compiled.log += (compiled.log.empty() ? "" : "\n") + std::string(e.what());
+    }
+    return compiled;
+}
+
+std::optional<std::string> UserKernelSlot::launch_refusal(const Dim3& block) const {
+    if (!kernel_) return std::string(kNoUserKernel);
+    return kernel_->launch_error(block);
+}
+
 #endif
 
 } // namespace kc

@@ -11,6 +11,7 @@
 // out, a and b are width*height pixels, row-major; a and b are the input images (else the gradient
 // and the checkerboard); t is seconds since the start. The user's code computes its pixel from
 // blockIdx/blockDim/threadIdx and checks the bounds itself.
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -20,6 +21,7 @@
 #ifdef KC_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include "context_lost.h"
 #include "cuda_raii.h"
 #include "launch_config.h"
 #include "pixel.h"
@@ -41,6 +43,9 @@ struct StarterKernel {
 std::span<const StarterKernel> starter_kernels();
 const StarterKernel* find_starter(std::string_view name);
 const StarterKernel& default_starter(); // the gradient
+
+// Why user_kernel is refused before a kernel of the user's has been compiled and loaded.
+inline constexpr const char* kNoUserKernel = "no kernel of yours is compiled yet: write one and press Compile";
 
 struct ComputeCapability {
     int major = 0, minor = 0;
@@ -89,6 +94,27 @@ private:
     CudaLibrary library_;
     cudaKernel_t kernel_{};
     cudaFuncAttributes attributes_{};
+};
+
+// The user's kernel through its life in a painter: compiled for one GPU, loaded, run until a
+// newer one loads. A compile or load that fails leaves the last good kernel (and its source).
+class UserKernelSlot {
+public:
+    explicit UserKernelSlot(ComputeCapability cc) : cc_(cc) {}
+    // Compiles and loads `source`; on success it replaces the running kernel once
+    // `finish_in_flight` has returned (it waits for frames that may still run the old one, and may
+    // throw CudaContextLost). Other load failures come back in the log, with ok false.
+    KernelCompile compile(std::string_view source, std::string_view file_name,
+                          const std::function<void()>& finish_in_flight);
+    const UserKernel* kernel() const { return kernel_ ? &*kernel_ : nullptr; }
+    const std::string& source() const { return source_; } // of the kernel that runs (saved when it faults)
+    // Why the running kernel cannot launch `block`, or that none is compiled; nullopt when it can.
+    std::optional<std::string> launch_refusal(const Dim3& block) const;
+
+private:
+    ComputeCapability cc_;
+    std::optional<UserKernel> kernel_;
+    std::string source_;
 };
 #endif
 

@@ -1,7 +1,6 @@
 #include "canvas.h"
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -64,12 +63,16 @@ Canvas::Canvas(int width, int height) {
     resize(width, height);
 }
 
+Canvas::~Canvas() { release_links(); }
+
+void Canvas::release_links() {
+    while (!links_.empty()) links_.pop_back();
+}
+
 void Canvas::resize(int width, int height) {
+    release_links(); // before the objects they are bound to go
     width_ = width;
     height_ = height;
-    // Unique across canvases: a new canvas must never look like the one CUDA registered before.
-    static std::atomic<std::uint64_t> next_generation{1};
-    generation_ = next_generation++;
     texture_holds_raw_bgra_ = false;
     pixel_buffer_ = GlBuffer::create();
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer_.id());

@@ -7,6 +7,7 @@
 #include "cpu_emulator.h"
 #include "cuda_device.h"
 #include "cuda_paint.h"
+#include "ops/matmul_cuda.h"
 #include "ops/op_list.h"
 #include "reference_ops.h"
 #include "registry.h"
@@ -86,9 +87,30 @@ TEST_F(GpuOps, GrayscaleWithTheTutorialLaunchAndGridStride) {
     EXPECT_EQ(paint_gpu("grayscale", a, nullptr, {}, l), ref::grayscale(a).px);
 }
 
+// The plain-pixels kernel is compiled once per path (4 pixels, tiled mappings, linear mappings):
+// each must write what the emulator's one body writes, at a size no block shape divides.
+TEST_F(GpuOps, EveryPathOfThePixelKernelEqualsTheEmulator) {
+    const auto a = ref::random_image(kW, kH, 5), b = ref::random_image(kW, kH, 6);
+    const LaunchConfig quad{.block = {8, 4, 1}, .pixels_per_thread = 4};
+    const LaunchConfig columns{.block = {16, 8, 1}, .mapping = Mapping::Columns};
+    const LaunchConfig linear{.block = {96, 1, 1}, .mapping = Mapping::Linear};
+    const LaunchConfig stride{
+        .block = {64, 1, 1}, .grid = {5, 1, 1}, .auto_grid = false, .mapping = Mapping::GridStride};
+    for (std::string_view op : {"gradient", "checkerboard", "blend", "invert", "grayscale", "add", "threshold"}) {
+        const auto expected = paint_cpu(op, a, &b, {});
+        for (const LaunchConfig& l : {LaunchConfig{}, quad, columns, linear, stride}) {
+            const auto got = paint_gpu(op, a, &b, {}, l);
+            // blend rounds a float mix: the device may fuse its multiply-add, within 1.
+            EXPECT_LE(ref::max_diff(got, expected), op == "blend" ? 1 : 0)
+                << op << " " << mapping_name(l.mapping) << " ppt " << l.pixels_per_thread;
+            for (Pixel q : got) ASSERT_EQ(q.a, 255) << op << ": unwritten pixel";
+        }
+    }
+}
+
 TEST_F(GpuOps, BoxBlurNaiveAndTiledEqualTheReferenceBordersIncluded) {
     const auto a = ref::blobby_image(kW, kH, 4);
-    for (int r : {0, 1, 4, 16}) {
+    for (int r : {0, 1, 2, 4, 16}) { // 2: the kernel compiled for that radius
         const auto expected = ref::box_blur(a, r).px;
         for (int v : {0, 1}) {
             OpParams p;
@@ -173,6 +195,29 @@ TEST_F(GpuOps, MatmulNaiveAndTiledWithinRelativeErrorOfDouble) {
         double num = 0, den = 0;
         for (std::size_t i = 0; i < got.size(); ++i) num += (got[i] - c[i]) * (got[i] - c[i]), den += c[i] * c[i];
         EXPECT_LT(std::sqrt(num / den), 1e-5) << "variant " << v;
+    }
+}
+
+// The register-blocked kernel (bench only so far) at an N its 128x128 tiles divide and one they do
+// not (edge tiles read zeros, write nothing past N), into a C poisoned with NaN.
+TEST_F(GpuOps, MatmulRegisterBlockedWithinRelativeErrorOfDouble) {
+    for (int n : {256, 272}) {
+        std::vector<double> c(std::size_t(n) * n, 0.0);
+        for (int i = 0; i < n; ++i)
+            for (int k = 0; k < n; ++k) {
+                const double aik = matmul_input(i, k, n, 0);
+                for (int j = 0; j < n; ++j) c[i * n + j] += aik * matmul_input(k, j, n, 1);
+            }
+        DeviceBuffer<float> da(c.size()), db(c.size()), dc(c.size());
+        KC_CUDA_CHECK_THROW(cudaMemsetAsync(dc.data(), 0xFF, dc.bytes(), stream_.get())); // NaN
+        matmul_fill_inputs(da.data(), db.data(), n, stream_.get());
+        matmul_multiply(2, da.data(), db.data(), dc.data(), n, stream_.get());
+        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
+        std::vector<float> got(c.size());
+        KC_CUDA_CHECK_THROW(cudaMemcpy(got.data(), dc.data(), dc.bytes(), cudaMemcpyDeviceToHost));
+        double num = 0, den = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) num += (got[i] - c[i]) * (got[i] - c[i]), den += c[i] * c[i];
+        EXPECT_LT(std::sqrt(num / den), 1e-5) << "N = " << n; // a NaN left anywhere fails this too
     }
 }
 

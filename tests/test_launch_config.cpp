@@ -225,8 +225,8 @@ TEST(LaunchConfig, CustomOpsLaunchTheirOwnShape) {
         EXPECT_EQ(l.block, c.block);
         EXPECT_EQ(l.mapping, c.mapping);
         EXPECT_EQ(resolved_grid(l, c.width, c.height), c.grid);
-        const PaintPlan plan = plan_paint(job, universal_limits());
-        ASSERT_FALSE(plan.error) << *plan.error;
+        const ResolvedLaunch plan = resolve_launch(job, universal_limits());
+        ASSERT_FALSE(plan.refusal) << *plan.refusal;
         EXPECT_EQ(plan.grid, c.grid);
         EXPECT_TRUE(coverage(l, c.width, c.height).covers_all());
     }

@@ -126,17 +126,17 @@ TEST(UserKernel, LaunchChecksAreThoseOfTheOtherOpsAndTheAutoGridIs2d) {
     job.op = find_op("user_kernel")->index;
     job.params.width = 800, job.params.height = 600;
     job.launch.block = {50, 30, 1}; // 1500 threads
-    EXPECT_NE(plan_paint(job, universal_limits()).error.value_or("").find("1500 threads"), std::string::npos);
+    EXPECT_NE(resolve_launch(job, universal_limits()).refusal.value_or("").find("1500 threads"), std::string::npos);
     job.launch.block = {32, 8, 1};
     job.launch.mapping = Mapping::Linear; // the panel's mapping is for the built-in ops: ignored here
     job.launch.pixels_per_thread = 4;
     job.view = View::Block;
-    const PaintPlan plan = plan_paint(job, universal_limits());
-    ASSERT_FALSE(plan.error) << *plan.error;
+    const ResolvedLaunch plan = resolve_launch(job, universal_limits());
+    ASSERT_FALSE(plan.refusal) << *plan.refusal;
     EXPECT_EQ(plan.grid, (Dim3{25, 75, 1}));
     EXPECT_TRUE(plan.clear_first); // every frame starts hatched
     job.launch = tutorial_preset();
-    EXPECT_EQ(plan_paint(job, universal_limits()).grid, (Dim3{80, 8, 1}));
+    EXPECT_EQ(resolve_launch(job, universal_limits()).grid, (Dim3{80, 8, 1}));
 }
 
 } // namespace

@@ -40,6 +40,10 @@ struct HistogramOp : CustomOp {
         o.has_histogram = true;
     }
     static void cuda_launch(const CudaCustomLaunch& l);
+    // Its read-back hook (cuda_paint.h): the bins of the variants that ran, copied to the host
+    // without waiting, then the shown variant's as OpOutputs::histogram (and how the two differ).
+    static void cuda_read_back(const CudaCustomLaunch& l, bool both_variants, CudaReadback& rb);
+    static void take_read_back(const CudaReadback& rb, OpOutputs& out);
 };
 
 } // namespace kc

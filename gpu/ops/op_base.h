@@ -10,6 +10,9 @@
 //                   -- the block, grid and mapping of the kernel that writes the canvas: the one
 //                      place the kernels, the panel, the inspector and the report read it
 //                 static constexpr const char* launch_note;  -- other launches, or ""
+//               and, with outputs besides pixels (the histogram's bins), a read-back hook:
+//                 static void cuda_read_back(const CudaCustomLaunch&, bool both_variants, CudaReadback&);
+//                 static void take_read_back(const CudaReadback&, OpOutputs&);
 //               and may have two kernels (variants), e.g. naive global memory vs tiled shared.
 //   UserCodeOp: the user's own kernel, compiled at run time with NVRTC (see user_kernel.h). The
 //               panel's block and grid launch it, but the user's code maps threads to pixels, so
@@ -36,6 +39,7 @@ struct OpOutputs {
 };
 
 struct CudaCustomLaunch; // cuda_ops.h
+struct CudaReadback;     // cuda_ops.h
 
 // The block of the custom image kernels (box blur, sobel, the matmul heatmap): 16x16, one thread
 // per output pixel. Their tiled variants size shared memory by it.

@@ -17,8 +17,10 @@ __global__ void sobel_tiled(OpParams p, Pixel* out) {
     __shared__ unsigned char lum[tw * tw];
     const int x0 = blockIdx.x * kTile - 1, y0 = blockIdx.y * kTile - 1;
     const int tid = threadIdx.y * kTile + threadIdx.x;
-    for (int i = tid; i < tw * tw; i += kTile * kTile)
-        lum[i] = static_cast<unsigned char>(luma601(source_a_clamped(x0 + i % tw, y0 + i / tw, p)));
+    const OpParams staging = staging_params(p);
+    stage_tile<(tw * tw + kTile * kTile - 1) / (kTile * kTile)>(
+        tw * tw, tid, kTile * kTile, [&](int i) { return source_a_clamped(x0 + i % tw, y0 + i / tw, staging); },
+        [&](int i, Pixel q) { lum[i] = static_cast<unsigned char>(luma601(q)); });
     __syncthreads();
     const int x = blockIdx.x * kTile + threadIdx.x, y = blockIdx.y * kTile + threadIdx.y;
     if (x >= p.width || y >= p.height) return;

@@ -1,0 +1,87 @@
+#include "cuda_launches.h"
+
+#include "cuda_check.h"
+#include "cuda_paint.h"
+#include "registry.h"
+
+namespace kc {
+
+CudaLaunches::CudaLaunches(int device)
+    : info_(query_device(device)), user_kernel_(ComputeCapability{info_.cc_major, info_.cc_minor}) {}
+
+std::optional<std::string> CudaLaunches::attach_sources(const SourceImages& sources, std::size_t pixels,
+                                                        PaintJob& run) {
+    bool sizes_match = true;
+    for (int slot = 0; slot < SourceImages::kSlots; ++slot)
+        if (sources.fitted(slot) && sources_[slot].size() != pixels) sizes_match = false;
+    if (sources_generation_ != sources.generation() || !sizes_match) {
+        try {
+            for (int slot = 0; slot < SourceImages::kSlots; ++slot) {
+                sources_[slot] = DeviceBuffer<Pixel>();
+                if (!sources.fitted(slot)) continue;
+                sources_[slot] = DeviceBuffer<Pixel>(pixels);
+                KC_CUDA_CHECK_THROW(cudaMemcpyAsync(sources_[slot].data(), sources.fitted(slot), sources_[slot].bytes(),
+                                                    cudaMemcpyHostToDevice, stream_.get()));
+            }
+            KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get())); // the host copy may change after this
+            sources_generation_ = sources.generation();
+        } catch (const CudaError& e) {
+            if (is_sticky_error(e.code())) throw CudaContextLost(e.what());
+            (void)cudaGetLastError(); // a failed cudaMalloc is not sticky: clear it so later checks don't see it
+            for (auto& b : sources_) b = DeviceBuffer<Pixel>();
+            sources_generation_ = 0;
+            return std::string("the input images do not fit in GPU memory: ") + e.what();
+        }
+    }
+    run.params.src_a = sources_[0].size() ? sources_[0].data() : nullptr;
+    run.params.src_b = sources_[1].size() ? sources_[1].data() : nullptr;
+    return std::nullopt;
+}
+
+void CudaLaunches::launch(const CudaFrame& f, Pixel* out) {
+    cudaStream_t s = stream_.get();
+    const PaintJob& run = f.job;
+    const OpInfo& info = op_registry()[run.op];
+    workspace_.user_kernel = user_kernel_.kernel();
+    if (f.both_variants) {
+        PaintJob other = run;
+        other.params.variant = 1 - run.params.variant;
+        const bool t = variant_timer_[other.params.variant].begin(s);
+        cuda_paint(other, f.resolved, out, s, workspace_);
+        if (t) variant_timer_[other.params.variant].end(s);
+    }
+    const bool timed = kernel_timer_.begin(s);
+    const bool vt = info.variants == 2 && variant_timer_[run.params.variant].begin(s);
+    // The user's code decides which thread writes which pixel: no writer record for it.
+    const bool record = f.record && !info.user_code;
+    cuda_paint(run, f.resolved, out, s, workspace_, f.writers.for_cuda(record, run.params.width, run.params.height, s));
+    if (vt) variant_timer_[run.params.variant].end(s);
+    if (timed) kernel_timer_.end(s);
+    cuda_read_back(run, f.both_variants, s, workspace_, read_back_);
+}
+
+void CudaLaunches::collect(StageTimes& times, OpOutputs& outputs, bool wait) {
+    auto add_kernel = [&](double us) { times.kernel.add(us); };
+    auto add_v0 = [&](double us) { times.variant[0].add(us); };
+    auto add_v1 = [&](double us) { times.variant[1].add(us); };
+    if (wait) {
+        kernel_timer_.drain(add_kernel);
+        variant_timer_[0].drain(add_v0);
+        variant_timer_[1].drain(add_v1);
+        if (read_back_.pending) KC_CUDA_CHECK_THROW(cudaEventSynchronize(read_back_.ready.get()));
+    } else {
+        kernel_timer_.collect(add_kernel);
+        variant_timer_[0].collect(add_v0);
+        variant_timer_[1].collect(add_v1);
+    }
+    if (read_back_.pending && cudaEventQuery(read_back_.ready.get()) == cudaSuccess)
+        cuda_take_read_back(read_back_, outputs);
+}
+
+KernelCompile CudaLaunches::compile_user_kernel(std::string_view source, std::string_view file_name) {
+    return user_kernel_.compile(source, file_name, [&] {
+        faults_lose_the_context([&] { KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get())); });
+    });
+}
+
+} // namespace kc

@@ -1,0 +1,74 @@
+#pragma once
+// What the CUDA present paths share (CUDA builds only): the device and its stream, the ops'
+// workspace and read-backs, the input images on the device, the user's kernel and the kernel
+// timers. launch() runs one frame's kernels into the target a present path gives it.
+#include <array>
+#include <optional>
+#include <string>
+
+#include "cuda_device.h"
+#include "cuda_ops.h"
+#include "cuda_raii.h"
+#include "gpu_timer.h"
+#include "ops/op_base.h"
+#include "paint_job.h"
+#include "present_path.h"
+#include "source_images.h"
+#include "user_kernel.h"
+#include "writer_record.h"
+
+namespace kc {
+
+// One frame as the kernels take it. The launch was resolved and checked (no refusal) for `job`.
+struct CudaFrame {
+    const PaintJob& job; // with the device's pointers to the input images
+    const ResolvedLaunch& resolved;
+    bool both_variants;    // a two-variant op runs its other kernel first, timed only
+    WriterRecord& writers; // the inspector's record, kept when `record`
+    bool record;
+};
+
+class CudaLaunches {
+public:
+    explicit CudaLaunches(int device);
+    const DeviceInfo& info() const { return info_; }
+    cudaStream_t stream() const { return stream_.get(); }
+
+    // Points run.params.src_a/src_b at the input images on the device, uploaded once per change.
+    // An image too large for the GPU's memory is refused here.
+    std::optional<std::string> attach_sources(const SourceImages& sources, std::size_t pixels, PaintJob& run);
+    // The frame's kernels into `out` (device memory): the other variant first, then the job's,
+    // then the op's read-back of what it computed besides pixels.
+    void launch(const CudaFrame& f, Pixel* out);
+    // Finished kernel times into `times`, a finished read-back into `outputs`; never blocks
+    // unless `wait`.
+    void collect(StageTimes& times, OpOutputs& outputs, bool wait);
+
+    // Compiles the user's kernel for this GPU; see UserKernelSlot.
+    KernelCompile compile_user_kernel(std::string_view source, std::string_view file_name);
+    const UserKernelSlot& user_kernel() const { return user_kernel_; }
+
+private:
+    DeviceInfo info_;
+    CudaStream stream_ = CudaStream::create();
+    GpuTimerRing kernel_timer_;
+    std::array<GpuTimerRing, 2> variant_timer_;
+    std::array<DeviceBuffer<Pixel>, SourceImages::kSlots> sources_; // input images, fitted
+    std::uint64_t sources_generation_ = 0;
+    CudaOpWorkspace workspace_;
+    CudaReadback read_back_;
+    UserKernelSlot user_kernel_;
+};
+
+// Runs `work`; a CUDA error that leaves the context unusable becomes CudaContextLost.
+template <class Work>
+auto faults_lose_the_context(Work&& work) {
+    try {
+        return work();
+    } catch (const CudaError& e) {
+        if (is_sticky_error(e.code())) throw CudaContextLost(e.what());
+        throw;
+    }
+}
+
+} // namespace kc

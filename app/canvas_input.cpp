@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "param_limits.h"
 #include "registry.h"
 
 namespace kc {
@@ -13,7 +14,15 @@ namespace {
 
 PointD mouse() { return {ImGui::GetIO().MousePos.x, ImGui::GetIO().MousePos.y}; }
 
-bool is_fractal(const UiState& s) { return (op_registry()[s.job.op].uses & kUsesFractal) != 0; }
+bool is_fractal(const UiState& s) { return uses_param(op_registry()[s.job.op], "zoom"); }
+
+// The centre and zoom stay inside the parameter table's ranges, so a pan or zoom is never refused.
+void clamp_to_table(OpParams& p) {
+    const ParamSpec &x = *find_param("center-x"), &y = *find_param("center-y"), &z = *find_param("zoom");
+    p.center_x = std::clamp(p.center_x, x.lo, x.hi);
+    p.center_y = std::clamp(p.center_y, y.lo, y.hi);
+    p.scale = std::clamp(p.scale, z.reciprocal / z.hi, z.reciprocal / z.lo);
+}
 
 // The fractal's centre follows a drag of `dx, dy` screen points.
 void pan_fractal(UiState& s, float dx, float dy) {
@@ -21,6 +30,7 @@ void pan_fractal(UiState& s, float dx, float dy) {
     const double canvas_pixels = 1.0 / s.view.zoom();
     p.center_x -= dx * canvas_pixels * p.scale;
     p.center_y -= dy * canvas_pixels * p.scale;
+    clamp_to_table(p);
 }
 
 // The fractal zooms about the point under the cursor (canvas y counts from the top, as the kernels do).
@@ -29,9 +39,11 @@ void zoom_fractal(UiState& s, float notches) {
     const PointD m = s.view.to_canvas(mouse());
     const double dx = m.x - p.width / 2.0, dy = m.y - p.height / 2.0;
     const double before_x = p.center_x + dx * p.scale, before_y = p.center_y + dy * p.scale;
-    p.scale = std::clamp(p.scale * std::pow(0.8, notches), 1e-15, 0.5);
+    p.scale *= std::pow(0.8, notches);
+    clamp_to_table(p);
     p.center_x = before_x - dx * p.scale;
     p.center_y = before_y - dy * p.scale;
+    clamp_to_table(p);
 }
 
 // Whole wheel notches zoom the view one step each; fractions add up.

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
         if (options.version) return std::fputs(kc::version_report().c_str(), stdout) < 0 ? 1 : 0;
         if (options.list_gpus) return kc::print_gpu_list();
         if (options.bench) return kc::run_bench(*options.bench);
+        if (!options.save_preset.empty() || options.print_command) return kc::save_preset_or_print_command(options);
         return options.headless ? kc::run_headless(options) : kc::run_windowed(options);
     } catch (const kc::ScriptError& e) { // a script that cannot run as written is bad input
         fmt::print(stderr, "kcanvas: {}\n", e.what());

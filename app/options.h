@@ -2,12 +2,14 @@
 // Command-line options of kcanvas, parsed with CLI11.
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "backend.h"
 #include "bench.h"
 #include "launch_config.h"
 #include "paint_job.h"
+#include "preset.h"
 
 namespace kc {
 
@@ -17,11 +19,9 @@ struct Options {
     int width = 800, height = 800;
     LaunchConfig launch;
     View view = View::Pixels;
-    float weight = 0.75f;
-    int cell = 80;
     bool size_given = false;   // --size was on the command line (else --image sets the size)
     std::string image, image2; // input images A and B
-    OpParams params;           // the operations' other parameters (level, radius, variant, ...)
+    OpParams params;           // the operations' parameters (weight, cell, level, ...; not the size)
     int frames = 100;
     int watchdog_s = 20; // exit with a message when no frame finishes for this long on a CUDA backend; 0: off
     std::string out;     // headless: write the last frame here
@@ -37,6 +37,13 @@ struct Options {
     bool version = false;              // --version: print version_report() (version.h) and exit
     std::optional<int> gpu;            // --gpu: the CUDA device, checked (nullopt: GL's, or device 0)
     bool list_gpus = false;            // --list-gpus
+    std::string preset_path;           // --preset: the picture starts from this file
+    std::string save_preset;           // --save-preset: write the preset and exit
+    bool print_command = false;        // --print-command: print the command line and exit
+    // A preset's window state: the overlays and the canvas's zoom in the window (nullopt: fit).
+    bool block_outlines = false;
+    std::optional<std::pair<int, int>> inspect;
+    std::optional<double> canvas_zoom;
 };
 
 // Parses argv. On --help, or a malformed or unknown flag, prints what is needed and returns the
@@ -45,5 +52,12 @@ std::variant<Options, int> parse_options(int argc, char** argv);
 
 // The paint job the options describe; the op name must be known (parse_options checks it).
 PaintJob job_from_options(const Options& o);
+
+// The preset the options describe, and the options a preset sets (what decides the picture).
+Preset preset_from_options(const Options& o);
+void apply_preset(const Preset& p, Options& o);
+
+// --save-preset and --print-command: writes the preset and prints the command; the exit code.
+int save_preset_or_print_command(Options o);
 
 } // namespace kc

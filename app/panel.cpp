@@ -12,6 +12,7 @@
 #include "kernel_panel.h"
 #include "panel_text.h"
 #include "param_limits.h"
+#include "preset_panel.h"
 #include "record_panel.h"
 #include "registry.h"
 #include "teach_panel.h"
@@ -39,22 +40,53 @@ void help_marker(const char* text) {
 
 // The Julia set is centred on 0, the Mandelbrot set on -0.5 (as --op gives them): a switch
 // between the two recentres the view instead of showing one off-centre in the other's place.
-// Runs the control that edits `value`; a value the parameter table refuses (a typed NaN, a number
-// out of range) leaves the old one.
-template <typename T, typename Control>
-void checked_param(std::string_view name, T& value, Control control) {
-    const T old = value;
-    control();
-    if (param_error(name, double(value))) value = old;
-}
-
 void select_op(PaintJob& job, const OpInfo& op) {
-    const bool was_julia = (op_registry()[job.op].uses & kUsesJulia) != 0, is_julia = (op.uses & kUsesJulia) != 0;
-    if ((op.uses & kUsesFractal) && was_julia != is_julia) {
+    const bool was_julia = uses_param(op_registry()[job.op], "julia-re"), is_julia = uses_param(op, "julia-re");
+    if (uses_param(op, "zoom") && was_julia != is_julia) {
         job.params.center_x = is_julia ? 0.0 : -0.5;
         job.params.center_y = 0.0;
     }
     job.op = op.index;
+}
+
+// One parameter's control, as the table describes it: a checkbox, or a slider (logarithmic where
+// the table says, snapped to its multiple). A value param_error refuses (a typed NaN, a number
+// out of range) leaves the old one.
+void param_control(const ParamSpec& spec, OpParams& p) {
+    const std::string label(spec.label);
+    double v = param_value(spec, p);
+    bool changed = false;
+    const ImGuiSliderFlags flags = spec.log_slider ? ImGuiSliderFlags_Logarithmic : 0;
+    if (spec.kind == ParamKind::Bool) {
+        bool on = v != 0;
+        changed = ui::Checkbox(label.c_str(), &on), v = on;
+    } else if (spec.whole()) {
+        int i = static_cast<int>(v);
+        changed = ui::SliderInt(label.c_str(), &i, int(spec.slider_min()), int(spec.slider_max()), "%d", flags);
+        v = i / spec.multiple_of * spec.multiple_of; // the slider's steps between multiples
+    } else {
+        float f = static_cast<float>(v);
+        changed = ui::SliderFloat(label.c_str(), &f, float(spec.slider_min()), float(spec.slider_max()), "%.4f", flags);
+        v = f;
+    }
+    if (changed) set_param(p, spec.name, v);
+    if (!spec.help.empty()) help_marker(std::string(spec.help).c_str());
+}
+
+// The op's parameters that have a control of their own, in the table's order.
+void param_controls(const OpInfo& op, OpParams& p) {
+    for (const ParamSpec& spec : kParams)
+        if (spec.widget == ParamWidget::Control && uses_param(op, spec.name)) param_control(spec, p);
+}
+
+// The fractals' centre and zoom, set with the mouse: shown, and reset.
+void fractal_view(const OpInfo& op, OpParams& p) {
+    wrapped(fmt::format("Centre {:.10g}, {:.10g}  zoom {:.3g}", p.center_x, p.center_y, *get_param(p, "zoom")));
+    wrapped_disabled("Drag on the canvas to pan, mouse wheel to zoom; Ctrl+wheel zooms the view instead.");
+    if (ui::Button("Reset view")) {
+        p.center_x = uses_param(op, "julia-re") ? 0.0 : -0.5, p.center_y = 0.0;
+        p.scale = 3.0 / std::max(1, std::min(p.width, p.height));
+    }
 }
 
 void operation_section(UiState& s, const PanelContext& ctx) {
@@ -90,38 +122,11 @@ void operation_section(UiState& s, const PanelContext& ctx) {
             cpu ? "The cpu backend has one C++ implementation for both variants: only CUDA runs two kernels to compare."
                 : "The other variant runs first, timed; the selected one paints the canvas.");
     }
-    if (op.uses & kUsesWeight) {
-        checked_param("weight", p.weight, [&] { ui::SliderFloat("Blend weight", &p.weight, 0.0f, 1.0f, "%.3f"); });
-        help_marker("blend = round(w*A + (1-w)*B). The tutorial's 3/4 - 1/4 merge is 0.75.");
-    }
-    if (op.uses & kUsesCell) {
-        checked_param("cell", p.cell, [&] { ui::SliderInt("Cell size", &p.cell, 1, 400); });
-    }
-    if (op.uses & kUsesLevel) checked_param("level", p.level, [&] { ui::SliderInt("Level", &p.level, 0, 256); });
-    if (op.uses & kUsesRadius)
-        checked_param("radius", p.radius, [&] { ui::SliderInt("Radius", &p.radius, 0, kMaxBlurRadius); });
-    if (op.uses & kUsesFractal) {
-        checked_param("iter", p.max_iter,
-                      [&] { ui::SliderInt("Iterations", &p.max_iter, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic); });
-        ui::Checkbox("Double precision", &p.use_double);
-        help_marker("Float runs out of precision after a zoom of about 10^4: the picture turns blocky. Double "
-                    "goes to about 10^13, at a cost that depends on the GPU's FP64 rate.");
-        wrapped(fmt::format("Centre {:.10g}, {:.10g}  zoom {:.3g}", p.center_x, p.center_y, 3.0 / 800 / p.scale));
-        wrapped_disabled("Drag on the canvas to pan, mouse wheel to zoom; Ctrl+wheel zooms the view instead.");
-        if (op.uses & kUsesJulia) ui::SliderFloat2("Julia k (re, im)", &p.julia_re, -1.5f, 1.5f, "%.4f");
-        if (ui::Button("Reset view")) {
-            p.center_x = (op.uses & kUsesJulia) ? 0.0 : -0.5, p.center_y = 0.0;
-            p.scale = 3.0 / std::max(1, std::min(p.width, p.height));
-        }
-    }
-    if (op.uses & kUsesMatmulN) {
-        checked_param("matmul-n", p.matmul_n, [&] {
-            ui::SliderInt("N", &p.matmul_n, 16, 4096, "%d", ImGuiSliderFlags_Logarithmic);
-            p.matmul_n = p.matmul_n / 16 * 16; // the slider's steps between multiples of 16
-        });
+    param_controls(op, p);
+    if (uses_param(op, "zoom")) fractal_view(op, p);
+    if (uses_param(op, "matmul-n"))
         wrapped_disabled("A, B: fixed pseudo-random values in [-1, 1]; C = A*B as blue-white-red.");
-    }
-    if ((op.uses & (kUsesImageA | kUsesImageB)) && !s.sources.loaded(0))
+    if ((op.inputs & (kUsesImageA | kUsesImageB)) && !s.sources.loaded(0))
         wrapped_disabled("No image loaded: A is the gradient, B the checkerboard.");
 }
 
@@ -460,7 +465,7 @@ void backend_section(UiState& s, const PanelContext& ctx) {
 
 // How to zoom and pan, the UI scale and where the panel goes.
 void window_section(UiState& s) {
-    const bool fractal = op_registry()[s.job.op].uses & kUsesFractal;
+    const bool fractal = uses_param(op_registry()[s.job.op], "zoom");
     ui::TextDisabled("%s", fractal ? "Canvas: Ctrl+wheel zooms the view (wheel and left drag move the fractal); "
                                      "middle or right drag pans; + and - keys zoom."
                                    : "Canvas: the wheel zooms about the cursor; drag (any button) pans; + and - "
@@ -493,6 +498,7 @@ void panel_sections(UiState& s, const PanelContext& ctx) {
     if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
     if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
     if (ui::CollapsingHeader("Canvas")) canvas_section(s);
+    if (ui::CollapsingHeader("Preset and command line")) preset_section(s);
     if (ui::CollapsingHeader("Window and view")) window_section(s);
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -72,11 +73,8 @@ double UiScript::number(const Command& c, double lo, double hi, bool whole) cons
     return v;
 }
 
-double UiScript::param(const Command& c, std::string_view name) const {
-    const ParamLimit* l = find_param_limit(name);
-    const double v = number(c, l->lo, l->hi, l->whole);
-    if (auto e = param_error(name, v)) fail(c, *e);
-    return v;
+ScriptError UiScript::bad(const Command& c, const std::string& what) const {
+    return ScriptError(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
 }
 
 void UiScript::step(UiState& s, const Hooks& hooks) {
@@ -149,8 +147,89 @@ bool UiScript::check_text(const Command& c) {
     return true;
 }
 
-bool UiScript::run_input_verb(const Command& c) {
+// print LABEL: what the control shows; false until a first frame is drawn.
+bool UiScript::print_widget(const Command& c) {
+    const WidgetLog* log = widget_log();
+    if (!log || log->last_frame().empty()) {
+        if (++retries_ > 3) fail(c, "nothing drawn");
+        return false;
+    }
+    const FoundWidget found = find_widget(log->last_frame(), c.arg);
+    if (!found.widget) fail(c, found.error);
+    fmt::print("widget {}: {}{}\n", found.widget->label, found.widget->value,
+               found.widget->disabled ? " (disabled)" : "");
+    return true;
+}
+
+// wheel N [TARGET]: the wheel turned N notches, over TARGET if given.
+bool UiScript::wheel_verb(const Command& c) {
+    std::istringstream in(c.arg);
+    float steps = 0;
+    if (!(in >> steps)) fail(c, "wheel N [TARGET]");
+    std::string target;
+    std::getline(in >> std::ws, target);
+    if (!target.empty()) {
+        const auto at = target_point(c, target);
+        if (!at) return false;
+        input_.move_to(*at);
+    }
+    input_.wheel(steps);
+    return true;
+}
+
+// drag TARGET DX DY [left|right|middle]: the numbers are read from the end, labels have spaces.
+bool UiScript::drag_verb(const Command& c) {
     using Button = ScriptedInput::Button;
+    std::vector<std::string> words;
+    std::istringstream in(c.arg);
+    for (std::string w; in >> w;) words.push_back(w);
+    Button button = Button::Left;
+    if (!words.empty() && (words.back() == "left" || words.back() == "right" || words.back() == "middle")) {
+        button = words.back() == "right" ? Button::Right : words.back() == "middle" ? Button::Middle : Button::Left;
+        words.pop_back();
+    }
+    if (words.size() < 3) fail(c, "drag TARGET DX DY [left|right|middle]");
+    float dx = 0, dy = 0;
+    try {
+        dx = std::stof(words[words.size() - 2]), dy = std::stof(words.back());
+    } catch (const std::exception&) {
+        fail(c, "DX and DY must be numbers");
+    }
+    std::string target = words[0];
+    for (std::size_t i = 1; i + 2 < words.size(); ++i) target += " " + words[i];
+    const auto at = target_point(c, target);
+    if (!at) return false;
+    input_.drag(*at, ImVec2(dx, dy), button);
+    return true;
+}
+
+// hover, click, rclick, mclick TARGET.
+bool UiScript::pointer_verb(const Command& c) {
+    using Button = ScriptedInput::Button;
+    const auto at = target_point(c, c.arg);
+    if (!at) return false;
+    if (c.verb == "hover") {
+        input_.move_to(*at), input_.idle_frames(1);
+        return true;
+    }
+    // Aim, then click where the control is once the pointer is there: a panel whose content
+    // above it changes height (timings appearing) moves it between frames.
+    constexpr float kSteady = 1.0f;
+    constexpr int kMaxAims = 10;
+    const bool steady =
+        aimed_at_ && std::abs(aimed_at_->x - at->x) <= kSteady && std::abs(aimed_at_->y - at->y) <= kSteady;
+    if (!steady && ++aims_ <= kMaxAims) {
+        aimed_at_ = *at;
+        input_.move_to(*at);
+        return false;
+    }
+    aimed_at_.reset(), aims_ = 0;
+    input_.click(*at, c.verb == "rclick" ? Button::Right : c.verb == "mclick" ? Button::Middle : Button::Left);
+    return true;
+}
+
+bool UiScript::run_input_verb(const Command& c) {
+    bool done = true;
     if (c.verb == "key") {
         const auto chord = parse_key_chord(c.arg);
         if (!chord) fail(c, "unknown key (try enter, escape, f12, ctrl+q, a, plus)");
@@ -158,232 +237,202 @@ bool UiScript::run_input_verb(const Command& c) {
     } else if (c.verb == "type") {
         input_.type(c.arg);
     } else if (c.verb == "expect" || c.verb == "expect-not" || c.verb == "text") {
-        if (!check_text(c)) return false;
+        done = check_text(c);
     } else if (c.verb == "widgets") {
         if (const WidgetLog* log = widget_log())
             for (const WidgetRecord& w : log->last_frame())
                 if (w.visible) fmt::print("widget {}: {}{}\n", w.label, w.value, w.disabled ? " (disabled)" : "");
     } else if (c.verb == "print") {
-        const WidgetLog* log = widget_log();
-        if (!log || log->last_frame().empty()) {
-            if (++retries_ > 3) fail(c, "nothing drawn");
-            return false; // the first frame is not drawn yet
-        }
-        const FoundWidget found = find_widget(log->last_frame(), c.arg);
-        if (!found.widget) fail(c, found.error);
-        fmt::print("widget {}: {}{}\n", found.widget->label, found.widget->value,
-                   found.widget->disabled ? " (disabled)" : "");
+        done = print_widget(c);
     } else if (c.verb == "wheel") {
-        std::istringstream in(c.arg);
-        float steps = 0;
-        if (!(in >> steps)) fail(c, "wheel N [TARGET]");
-        std::string target;
-        std::getline(in >> std::ws, target);
-        if (!target.empty()) {
-            const auto at = target_point(c, target);
-            if (!at) return false;
-            input_.move_to(*at);
-        }
-        input_.wheel(steps);
+        done = wheel_verb(c);
     } else if (c.verb == "drag") {
-        // drag TARGET DX DY [left|right|middle]: the numbers are read from the end, labels have spaces.
-        std::vector<std::string> words;
-        std::istringstream in(c.arg);
-        for (std::string w; in >> w;) words.push_back(w);
-        Button button = Button::Left;
-        if (!words.empty() && (words.back() == "left" || words.back() == "right" || words.back() == "middle")) {
-            button = words.back() == "right" ? Button::Right : words.back() == "middle" ? Button::Middle : Button::Left;
-            words.pop_back();
-        }
-        if (words.size() < 3) fail(c, "drag TARGET DX DY [left|right|middle]");
-        float dx = 0, dy = 0;
-        try {
-            dx = std::stof(words[words.size() - 2]), dy = std::stof(words.back());
-        } catch (const std::exception&) {
-            fail(c, "DX and DY must be numbers");
-        }
-        std::string target = words[0];
-        for (std::size_t i = 1; i + 2 < words.size(); ++i) target += " " + words[i];
-        const auto at = target_point(c, target);
-        if (!at) return false;
-        input_.drag(*at, ImVec2(dx, dy), button);
+        done = drag_verb(c);
     } else {
-        const auto at = target_point(c, c.arg);
-        if (!at) return false;
-        if (c.verb == "hover") {
-            input_.move_to(*at), input_.idle_frames(1);
-        } else {
-            // Aim, then click where the control is once the pointer is there: a panel whose
-            // content above it changes height (timings appearing) moves it between frames.
-            constexpr float kSteady = 1.0f;
-            constexpr int kMaxAims = 10;
-            const bool steady =
-                aimed_at_ && std::abs(aimed_at_->x - at->x) <= kSteady && std::abs(aimed_at_->y - at->y) <= kSteady;
-            if (!steady && ++aims_ <= kMaxAims) {
-                aimed_at_ = *at;
-                input_.move_to(*at);
-                return false;
-            }
-            aimed_at_.reset(), aims_ = 0;
-            input_.click(*at, c.verb == "rclick" ? Button::Right : c.verb == "mclick" ? Button::Middle : Button::Left);
-        }
+        done = pointer_verb(c);
     }
-    fmt::print("script: {} {}\n", c.verb, c.arg);
+    if (done) fmt::print("script: {} {}\n", c.verb, c.arg);
+    return done;
+}
+
+// The parameter table's verbs (gpu/param_limits.h): every parameter's name sets it.
+bool UiScript::run_param_verb(const Command& c, UiState& s) const {
+    if (!find_param(c.verb)) return false;
+    if (auto e = set_param_text(s.job.params, c.verb, c.arg)) fail(c, *e);
     return true;
 }
 
-void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) {
-    {
-        auto bad = [&](const std::string& what) {
-            return ScriptError(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
-        };
-        auto report = [&](const std::optional<std::string>& error) {
-            if (error) throw ScriptError(fmt::format("{}:{}: {}", path_, c.line, *error));
-            fmt::print("script: {} {}\n", c.verb, c.arg);
-        };
-        if (c.verb == "op") {
-            const OpInfo* op = find_op(c.arg);
-            if (!op) throw bad("unknown op");
-            s.job.op = op->index;
-        } else if (c.verb == "block") {
-            const auto d = parse_dim3(c.arg);
-            if (!d) throw bad("bad block");
-            s.job.launch.block = *d;
-        } else if (c.verb == "grid") {
-            if (c.arg == "auto") {
-                s.job.launch.auto_grid = true;
-            } else {
-                const auto d = parse_dim3(c.arg);
-                if (!d) throw bad("bad grid");
-                s.job.launch.grid = *d;
-                s.job.launch.auto_grid = false;
-            }
-        } else if (c.verb == "mapping") {
-            const auto m = parse_mapping(c.arg);
-            if (!m) throw bad("unknown mapping");
-            s.job.launch.mapping = *m;
-        } else if (c.verb == "view") {
-            const auto v = parse_view(c.arg);
-            if (!v) throw bad("unknown view");
-            s.job.view = *v;
-        } else if (c.verb == "weight") {
-            s.job.params.weight = float(param(c, "weight"));
-        } else if (c.verb == "cell") {
-            s.job.params.cell = int(param(c, "cell"));
-        } else if (c.verb == "size") {
-            const auto d = parse_dim3(c.arg);
-            if (!d) throw bad("bad size");
-            s.edit_width = d->x, s.edit_height = d->y, s.apply_size = true;
-        } else if (c.verb == "window") { // window WxH: resize the window, as a person drags its corner
-            const auto d = parse_dim3(c.arg);
-            if (!d) throw bad("bad window size");
-            s.window_size_request = std::pair{d->x, d->y};
-        } else if (c.verb == "image" || c.verb == "image2") {
-            s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
-        } else if (c.verb == "level") {
-            s.job.params.level = int(param(c, "level"));
-        } else if (c.verb == "radius") {
-            s.job.params.radius = int(param(c, "radius"));
-        } else if (c.verb == "variant") {
-            if (c.arg != "naive" && c.arg != "tiled") throw bad("variant must be naive or tiled");
-            s.job.params.variant = c.arg == "tiled" ? 1 : 0;
-        } else if (c.verb == "iter") {
-            s.job.params.max_iter = int(param(c, "iter"));
-        } else if (c.verb == "backend") {
-            const auto b = parse_backend(c.arg);
-            if (!b) throw bad("unknown backend");
-            s.requested_backend = *b;
-        } else if (c.verb == "present") {
-            const auto pr = parse_present(c.arg);
-            if (!pr) throw bad("unknown present path");
-            s.requested_present = *pr;
-        } else if (c.verb == "vsync") {
-            s.vsync = c.arg == "on";
-        } else if (c.verb == "inspect") { // inspect X,Y pins the inspector there; inspect off frees it
-            const auto d = parse_dim3(c.arg);
-            if (c.arg == "off")
-                s.teach.pinned_pixel.reset();
-            else if (!d)
-                throw bad("bad pixel");
-            else
-                s.teach.pinned_pixel = std::pair{d->x, d->y};
-        } else if (c.verb == "outlines") {
-            s.teach.block_outlines = c.arg == "on";
-        } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
-            s.teach.stepping = c.arg != "off";
-            if (s.teach.stepping) s.teach.step_request = number(c, 0, 1e12, true), s.clock.paused = true;
-        } else if (c.verb == "pause" || c.verb == "play") { // the animation clock (the Time section)
-            s.clock.paused = c.verb == "pause";
-        } else if (c.verb == "frame") { // frame N: N frames forward (negative: back), paused
-            s.clock.step_frames(int(number(c, -1e6, 1e6, true)));
-        } else if (c.verb == "time") { // time T: scrub to t = T seconds
-            s.clock.set(number(c, 0, 1e9));
-        } else if (c.verb == "speed") {
-            s.clock.speed = number(c, TimeClock::kMinSpeed, TimeClock::kMaxSpeed);
-        } else if (c.verb == "loop") { // loop FROM TO (seconds) | loop off
-            std::istringstream in(c.arg);
-            double from = 0, to = 0;
-            if (c.arg == "off")
-                s.clock.loop = false;
-            else if (in >> from >> to && from >= 0 && to > from && std::isfinite(to))
-                s.clock.loop = true, s.clock.loop_from = from, s.clock.loop_to = to, s.clock.set(s.clock.seconds);
-            else
-                throw bad("loop needs FROM TO, 0 <= FROM < TO, or off");
-        } else if (c.verb == "record") { // record FILE: the Record section's recording to FILE; record cancel
-            if (c.arg == "cancel") {
-                s.record.cancel = true;
-            } else {
-                std::snprintf(s.record.path.data(), s.record.path.size(), "%s", c.arg.c_str());
-                s.record.start = true;
-            }
-        } else if (c.verb == "panel") { // panel indexing|device opens that section, -indexing closes it
-            s.teach.section_requests.push_back(c.arg);
-        } else if (c.verb == "wait") {
-            wait_frames_ = int(number(c, 1, 100000, true));
-        } else if (c.verb == "save") {
-            report(hooks.save_canvas(c.arg));
-        } else if (c.verb == "screenshot") {
-            report(hooks.save_window(c.arg));
-        } else if (c.verb == "status") {
-            fmt::print("status: {}\n", s.refusal         ? "refused: " + *s.refusal
-                                       : s.error.empty() ? "ok"
-                                                         : "error: " + s.error);
-            for (int slot = 0; slot < 2; ++slot)
-                if (!s.image_error[slot].empty())
-                    fmt::print("image error: {} (image {})\n", s.image_error[slot], "AB"[slot]);
-            if (!s.message.empty()) fmt::print("message: {}\n", s.message);
-            const LaunchConfig l = effective_launch(s.job);
-            fmt::print("launch: block {} grid {} mapping {} ({})\n", to_string(l.block),
-                       to_string(resolved_grid(l, s.job.params.width, s.job.params.height)), mapping_name(l.mapping),
-                       op_registry()[s.job.op].custom ? "the op's own" : "the panel's");
-            const KernelEditorState& k = s.kernel;
-            if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
-            if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);
-            if (hooks.tuner_status) fmt::print("{}", hooks.tuner_status());
-        } else if (c.verb == "kernel") { // kernel FILE.cu: load into the editor and compile, as the panel's Load
-            s.kernel.load_request = c.arg;
-        } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
-            const StarterKernel* starter = find_starter(c.arg);
-            if (!starter) throw bad("unknown starter");
-            load_starter(s.kernel, *starter);
-        } else if (c.verb == "source") { // source TEXT: append a line to the editor ("source -" empties it)
-            if (c.arg == "-")
-                s.kernel.source.clear();
-            else
-                s.kernel.source += c.arg + "\n";
-        } else if (c.verb == "compile") {
-            s.kernel.compile_request = true;
-        } else if (c.verb == "editor") { // editor window|panel: where the kernel editor is
-            if (c.arg != "window" && c.arg != "panel") throw bad("editor must be window or panel");
-            s.kernel.own_window = c.arg == "window";
-        } else if (c.verb == "tune") {
-            s.tune.start = true;
-        } else if (c.verb == "quit") {
-            s.quit = true;
-        } else {
-            fail(c, "unknown command");
-        }
+bool UiScript::run_launch_verb(const Command& c, UiState& s) const {
+    if (c.verb == "op") {
+        const OpInfo* op = find_op(c.arg);
+        if (!op) throw bad(c, "unknown op");
+        s.job.op = op->index;
+    } else if (c.verb == "block") {
+        const auto d = parse_dim3(c.arg);
+        if (!d) throw bad(c, "bad block");
+        s.job.launch.block = *d;
+    } else if (c.verb == "grid") {
+        const auto d = parse_dim3(c.arg);
+        if (c.arg != "auto" && !d) throw bad(c, "bad grid");
+        s.job.launch.auto_grid = c.arg == "auto";
+        if (d) s.job.launch.grid = *d;
+    } else if (c.verb == "mapping") {
+        const auto m = parse_mapping(c.arg);
+        if (!m) throw bad(c, "unknown mapping");
+        s.job.launch.mapping = *m;
+    } else if (c.verb == "view") {
+        const auto v = parse_view(c.arg);
+        if (!v) throw bad(c, "unknown view");
+        s.job.view = *v;
+    } else if (c.verb == "size") {
+        const auto d = parse_dim3(c.arg);
+        if (!d) throw bad(c, "bad size");
+        s.edit_width = d->x, s.edit_height = d->y, s.apply_size = true;
+    } else {
+        return false;
     }
+    return true;
+}
+
+bool UiScript::run_window_verb(const Command& c, UiState& s) const {
+    if (c.verb == "window") { // window WxH: resize the window, as a person drags its corner
+        const auto d = parse_dim3(c.arg);
+        if (!d) throw bad(c, "bad window size");
+        s.window_size_request = std::pair{d->x, d->y};
+    } else if (c.verb == "image" || c.verb == "image2") {
+        s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
+    } else if (c.verb == "backend") {
+        const auto b = parse_backend(c.arg);
+        if (!b) throw bad(c, "unknown backend");
+        s.requested_backend = *b;
+    } else if (c.verb == "present") {
+        const auto pr = parse_present(c.arg);
+        if (!pr) throw bad(c, "unknown present path");
+        s.requested_present = *pr;
+    } else if (c.verb == "vsync") {
+        s.vsync = c.arg == "on";
+    } else if (c.verb == "tune") {
+        s.tune.start = true;
+    } else if (c.verb == "quit") {
+        s.quit = true;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool UiScript::run_teach_verb(const Command& c, UiState& s) {
+    if (c.verb == "inspect") { // inspect X,Y pins the inspector there; inspect off frees it
+        const auto d = parse_dim3(c.arg);
+        if (c.arg == "off")
+            s.teach.pinned_pixel.reset();
+        else if (!d)
+            throw bad(c, "bad pixel");
+        else
+            s.teach.pinned_pixel = std::pair{d->x, d->y};
+    } else if (c.verb == "outlines") {
+        s.teach.block_outlines = c.arg == "on";
+    } else if (c.verb == "step") { // step N: step mode, paused after N blocks; step off
+        s.teach.stepping = c.arg != "off";
+        if (s.teach.stepping) s.teach.step_request = number(c, 0, 1e12, true), s.clock.paused = true;
+    } else if (c.verb == "panel") { // panel indexing|device opens that section, -indexing closes it
+        s.teach.section_requests.push_back(c.arg);
+    } else if (c.verb == "wait") {
+        wait_frames_ = int(number(c, 1, 100000, true));
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// The animation clock of the Time section, and the Record section's recording.
+bool UiScript::run_clock_verb(const Command& c, UiState& s) const {
+    if (c.verb == "pause" || c.verb == "play") {
+        s.clock.paused = c.verb == "pause";
+    } else if (c.verb == "frame") { // frame N: N frames forward (negative: back), paused
+        s.clock.step_frames(int(number(c, -1e6, 1e6, true)));
+    } else if (c.verb == "time") { // time T: scrub to t = T seconds
+        s.clock.set(number(c, 0, 1e9));
+    } else if (c.verb == "speed") {
+        s.clock.speed = number(c, TimeClock::kMinSpeed, TimeClock::kMaxSpeed);
+    } else if (c.verb == "loop") { // loop FROM TO (seconds) | loop off
+        std::istringstream in(c.arg);
+        double from = 0, to = 0;
+        if (c.arg == "off")
+            s.clock.loop = false;
+        else if (in >> from >> to && from >= 0 && to > from && std::isfinite(to))
+            s.clock.loop = true, s.clock.loop_from = from, s.clock.loop_to = to, s.clock.set(s.clock.seconds);
+        else
+            throw bad(c, "loop needs FROM TO, 0 <= FROM < TO, or off");
+    } else if (c.verb == "record") { // record FILE: the Record section's recording to FILE; record cancel
+        if (c.arg == "cancel") {
+            s.record.cancel = true;
+        } else {
+            std::snprintf(s.record.path.data(), s.record.path.size(), "%s", c.arg.c_str());
+            s.record.start = true;
+        }
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool UiScript::run_kernel_verb(const Command& c, UiState& s) const {
+    if (c.verb == "kernel") { // kernel FILE.cu: load into the editor and compile, as the panel's Load
+        s.kernel.load_request = c.arg;
+    } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
+        const StarterKernel* starter = find_starter(c.arg);
+        if (!starter) throw bad(c, "unknown starter");
+        load_starter(s.kernel, *starter);
+    } else if (c.verb == "source") { // source TEXT: append a line to the editor ("source -" empties it)
+        if (c.arg == "-")
+            s.kernel.source.clear();
+        else
+            s.kernel.source += c.arg + "\n";
+    } else if (c.verb == "compile") {
+        s.kernel.compile_request = true;
+    } else if (c.verb == "editor") { // editor window|panel: where the kernel editor is
+        if (c.arg != "window" && c.arg != "panel") throw bad(c, "editor must be window or panel");
+        s.kernel.own_window = c.arg == "window";
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// status: what went wrong or "ok", the images' errors, the message, the launch that runs, the
+// kernel's compile, the tuner.
+void UiScript::print_status(const UiState& s, const Hooks& hooks) {
+    fmt::print("status: {}\n", s.refusal ? "refused: " + *s.refusal : s.error.empty() ? "ok" : "error: " + s.error);
+    for (int slot = 0; slot < 2; ++slot)
+        if (!s.image_error[slot].empty()) fmt::print("image error: {} (image {})\n", s.image_error[slot], "AB"[slot]);
+    if (!s.message.empty()) fmt::print("message: {}\n", s.message);
+    const LaunchConfig l = effective_launch(s.job);
+    fmt::print("launch: block {} grid {} mapping {} ({})\n", to_string(l.block),
+               to_string(resolved_grid(l, s.job.params.width, s.job.params.height)), mapping_name(l.mapping),
+               op_registry()[s.job.op].custom ? "the op's own" : "the panel's");
+    const KernelEditorState& k = s.kernel;
+    if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
+    if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);
+    if (hooks.tuner_status) fmt::print("{}", hooks.tuner_status());
+}
+
+void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) {
+    auto report = [&](const std::optional<std::string>& error) {
+        if (error) throw ScriptError(fmt::format("{}:{}: {}", path_, c.line, *error));
+        fmt::print("script: {} {}\n", c.verb, c.arg);
+    };
+    if (run_param_verb(c, s) || run_launch_verb(c, s) || run_window_verb(c, s) || run_teach_verb(c, s) ||
+        run_kernel_verb(c, s) || run_clock_verb(c, s))
+        return;
+    if (c.verb == "save")
+        report(hooks.save_canvas(c.arg));
+    else if (c.verb == "screenshot")
+        report(hooks.save_window(c.arg));
+    else if (c.verb == "status")
+        print_status(s, hooks);
+    else
+        fail(c, "unknown command");
 }
 
 } // namespace kc

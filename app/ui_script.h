@@ -1,10 +1,11 @@
 #pragma once
 // A scripted input mode for the windowed app (--script FILE): each line sets what the panel
 // sets, waits frames, or saves pictures, so tests and demos can drive the real window.
-//   op NAME | block XxY | grid XxY|auto | mapping M | view V | weight W | cell N | level N | radius N
-//   variant naive|tiled | iter N | size WxH | window WxH | backend B | present pbo|texture|surface
-//   vsync on|off | wait N | save FILE (the canvas) | screenshot FILE (the window)
-//   image PATH | image2 PATH (load input A / B) | quit
+//   op NAME | block XxY | grid XxY|auto | mapping M | view V | size WxH | window WxH
+//   PARAM VALUE: every parameter of the table (gpu/param_limits.h), e.g. weight 0.5 | cell 20 | level N |
+//     radius N | variant naive|tiled | iter N | double on|off | zoom Z | center-x X | julia-re R | matmul-n N
+//   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas)
+//   screenshot FILE (the window) | image PATH | image2 PATH (load input A / B) | quit
 //   status (prints "refused: ..." or "ok", each image's error, the panel's message, "launch: block B
 //     grid G mapping M (the op's own|the panel's)", the launch that runs, and the tuner's "tuner: ..." lines)
 //   tune (as "Find the fastest block") | inspect X,Y|off (pin the inspector) | outlines on|off
@@ -71,13 +72,24 @@ private:
         std::string verb, arg;
     };
     void run_state_verb(const Command& c, UiState& s, const Hooks& hooks);
+    // The state verbs by group; each returns false for a verb not its own.
+    bool run_param_verb(const Command& c, UiState& s) const;
+    bool run_launch_verb(const Command& c, UiState& s) const;
+    bool run_window_verb(const Command& c, UiState& s) const;
+    bool run_teach_verb(const Command& c, UiState& s);
+    bool run_kernel_verb(const Command& c, UiState& s) const;
+    bool run_clock_verb(const Command& c, UiState& s) const;
+    static void print_status(const UiState& s, const Hooks& hooks);
     bool run_input_verb(const Command& c); // false: not yet (retried next frame)
     bool check_text(const Command& c);
+    bool print_widget(const Command& c);
+    bool wheel_verb(const Command& c);
+    bool drag_verb(const Command& c);
+    bool pointer_verb(const Command& c);
     std::optional<ImVec2> target_point(const Command& c, const std::string& target);
     [[noreturn]] void fail(const Command& c, const std::string& what) const;
     double number(const Command& c, double lo, double hi, bool whole = false) const;
-    // The argument as a value of the op parameter `name`, checked against gpu/param_limits.h's table.
-    double param(const Command& c, std::string_view name) const;
+    ScriptError bad(const Command& c, const std::string& what) const; // "FILE:LINE: what 'ARG'"
 
     std::deque<Command> commands_;
     std::string path_;

@@ -59,6 +59,14 @@ struct TuneRequests {
     bool cancel = false;
 };
 
+// The panel's "Preset and command line" section (preset_panel.h).
+struct PresetPanelState {
+    std::array<char, 1024> path{}; // the file field of Save preset / Load preset
+    std::string message;           // what the last save or load did, or why it failed
+    bool failed = false;
+    std::string command; // the last "Copy command line", shown under the button
+};
+
 struct UiState {
     PaintJob job; // op, params (incl. the canvas size), launch, view
     // The job's launch as this frame paints it, resolved and checked once by the frame loop: the
@@ -92,6 +100,7 @@ struct UiState {
     bool both_variants = true;                              // two-variant ops: run both kernels, times side by side
     std::array<std::string, 2> image_error;                 // per slot: why its last load failed; the old image stays
     KernelEditorState kernel;                               // the user's kernel
+    PresetPanelState preset;                                // Save / Load preset, Copy command line
     UiSettings settings;                                    // UI scale, the panel's side and width (settings.h)
     float ui_scale = 1.0f;                                  // applied: the monitor's content scale x the setting
     int ui_scale_edit = 100;                                // the panel's slider; applied when released

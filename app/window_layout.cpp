@@ -60,7 +60,7 @@ void zoom_buttons(UiState& s) {
 
 // Every message that is current, most serious first, each wrapped to the bar's width.
 void messages(const UiState& s) {
-    const bool fractal = op_registry()[s.job.op].uses & kUsesFractal;
+    const bool fractal = uses_param(op_registry()[s.job.op], "zoom");
     const ImVec4 bad(1.0f, 0.4f, 0.4f, 1.0f);
     ImGui::BeginGroup(); // continuation lines start under the first, right of the buttons
     ImGui::PushTextWrapPos(0.0f);

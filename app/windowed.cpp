@@ -303,8 +303,8 @@ void start_kernel_editor(KernelEditorState& k, const Options& o, const std::opti
     std::snprintf(k.path.data(), k.path.size(), "%s", o.kernel_path.c_str());
     std::string restored;
     std::error_code ec;
-    if (!o.kernel_path.empty()) {
-        k.source = o.kernel_source, k.file_name = file_name_of(o.kernel_path);
+    if (!o.kernel_source.empty()) { // --kernel's file, or a preset's source
+        k.source = o.kernel_source, k.file_name = o.kernel_path.empty() ? "preset.cu" : file_name_of(o.kernel_path);
     } else if (autosave && std::filesystem::exists(*autosave, ec) && !read_text_file(autosave->string(), restored)) {
         k.source = std::move(restored), k.file_name = file_name_of(autosave->string());
         k.file_message =
@@ -377,6 +377,8 @@ void report_final_autosave(const std::optional<AutosaveResult>& result) {
 std::optional<int> prepare_state(const Options& o, UiState& state, SettingsFile& settings_file, Canvas& canvas,
                                  const FramePainter& painter) {
     state.job = job_from_options(o);
+    state.teach.block_outlines = o.block_outlines; // a preset's overlays
+    state.teach.pinned_pixel = o.inspect;
     state.settings = initial_settings(o, settings_file);
     state.ui_scale_edit = state.settings.ui_scale_percent;
     for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {

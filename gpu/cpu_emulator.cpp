@@ -96,7 +96,7 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, const Res
         return fmt::format("grid {} has {} blocks: the cpu backend emulates at most {} per frame (a GPU takes up to "
                            "2^31-1 x 65535 x 65535); use a smaller grid, or auto",
                            to_string(plan.grid), plan.grid.count(), kMaxEmulatedBlocks);
-    if (const OpInfo& info = op_registry()[job.op]; info.uses & kUsesMatmulN) {
+    if (const OpInfo& info = op_registry()[job.op]; uses_param(info, "matmul-n")) {
         const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
         const double seconds = info.flops(job.params) / (kCpuMatmulFlopsPerThread * threads);
         if (seconds > kMaxCpuFrameSeconds)

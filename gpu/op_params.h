@@ -13,8 +13,6 @@ constexpr int kPrefetchRows = 64;
 struct OpParams {
     int width = 800;
     int height = 800;
-    float weight = 0.75f; // blend: weight*A + (1-weight)*B
-    int cell = 80;        // checkerboard cell size in pixels
 
     // Input images, width*height pixels each, already fitted to the canvas, in the memory the
     // backend paints (device memory for the CUDA backends, host memory for cpu). nullptr: none
@@ -22,18 +20,11 @@ struct OpParams {
     const Pixel* src_a = nullptr;
     const Pixel* src_b = nullptr;
 
-    int level = 128; // threshold: gray >= level -> white
-    int radius = 2;  // box blur: (2r+1)^2 window, clamp-to-edge
-    int variant = 0; // ops with two kernels: 0 naive / global memory, 1 tiled / shared memory
-
-    // mandelbrot / julia: the pixel (x, y) maps to centre + ((x - W/2), (y - H/2)) * scale
-    double center_x = -0.5, center_y = 0.0;
-    double scale = 3.0 / 800; // plane units per pixel
-    int max_iter = 256;
-    bool use_double = false; // iterate in double rather than float
-    float julia_re = -0.8f, julia_im = 0.156f;
-
-    int matmul_n = 512; // matmul: C = A*B, N x N floats
+    // The ops' parameters (weight, cell, level, radius, variant, iterations, ...): one KC_PARAM line
+    // each in ops/op_list.h, which also gives their ranges, labels and flags (param_limits.h).
+#define KC_PARAM(type, field, default_value, ...) type field = default_value;
+#include "ops/op_list.h"
+#undef KC_PARAM
 
     float seconds = 0.0f; // time since the start, for animated ops (the user kernel's t)
 

@@ -2,20 +2,14 @@
 
 #include <algorithm>
 
-#include "ops/op_list.h"
+#include "param_limits.h"
 #include "registry.h"
 
 namespace kc {
 
 std::optional<std::string> params_error(const OpParams& p) {
-    if (p.level < 0 || p.level > 256) return "threshold level must be 0..256";
-    if (p.radius < 0 || p.radius > kMaxBlurRadius)
-        return "blur radius must be 0.." + std::to_string(kMaxBlurRadius) + " (the tiled kernel's shared-memory tile)";
-    if (p.variant < 0 || p.variant > 1) return "variant must be 0 (naive) or 1 (tiled)";
-    if (p.max_iter < 1 || p.max_iter > 100000) return "iterations must be 1..100000";
-    if (!(p.scale > 0.0) || !(p.scale < 1.0)) return "fractal scale must be in (0, 1) plane units per pixel";
-    if (p.matmul_n < kMatmulTile || p.matmul_n > 4096 || p.matmul_n % kMatmulTile != 0)
-        return "matmul N must be a multiple of 16 in 16..4096";
+    for (const ParamSpec& s : kParams)
+        if (auto e = param_error(s.name, param_value(s, p))) return e;
     return std::nullopt;
 }
 

@@ -2,6 +2,7 @@
 // The one table of operations. The UI's list, the CLI's --op names, the tests and the benchmarks
 // all read it; entries come from ops/op_list.h.
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,8 +35,12 @@ struct OpInfo {
     LaunchConfig (*own_launch)(const OpParams&);
     std::string_view launch_note;
     double (*flops)(const OpParams&); // arithmetic per frame (0: report bandwidth only)
-    unsigned uses;                    // ParamUse bits: the parameters it reads
+    unsigned inputs;                  // InputUse bits: the images it reads
+    std::uint64_t params;             // bit i: it reads kParams[i] (param_limits.h)
 };
+
+// Whether the op reads parameter `name` (so the panel shows its control and presets store it).
+bool uses_param(const OpInfo& op, std::string_view name);
 
 std::span<const OpInfo> op_registry();
 const OpInfo* find_op(std::string_view name);

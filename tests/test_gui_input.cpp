@@ -82,11 +82,11 @@ TEST(GuiInput, AMissingOrAmbiguousLabelNamesTheCandidates) {
 TEST(GuiInput, ScriptErrorsNameTheLineAndExit2) {
     KC_SKIP_WITHOUT_DISPLAY();
     for (const auto& [line, says] : std::vector<std::pair<std::string, std::string>>{
-             {"weight 1e99", "weight 1e99: needs a number from 0 to 1"},
-             {"weight", "weight : needs a number from 0 to 1"},
-             {"weight nan", "weight nan: needs a number from 0 to 1"}, // the range is gpu/param_limits.h's
-             {"radius 17", "radius 17: needs a whole number from 0 to 16"},
-             {"cell abc", "cell abc: needs a whole number from 1 to 16384"},
+             {"weight 1e99", "weight 1e99: weight 1e+99 is not a number from 0 to 1"},
+             {"weight", "weight : weight '' is not a number"},
+             {"weight nan", "weight nan: weight nan is not a number from 0 to 1"}, // the range is gpu/param_limits.h's
+             {"radius 17", "radius 17: radius 17 is not a whole number from 0 to 16"},
+             {"cell abc", "cell abc: cell 'abc' is not a number"},
              {"wait 99999999999", "wait 99999999999: needs a whole number from 1 to 100000"},
              {"frobnicate 3", "frobnicate 3: unknown command"},
              {"key hyper+q", "key hyper+q: unknown key"},

@@ -1,6 +1,8 @@
 // Launch-configuration checks: limits, round-up grids, the tutorial preset, refusals.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <iterator>
 
 #include "fast_div.h"
@@ -233,7 +235,7 @@ TEST(LaunchConfig, CustomOpsLaunchTheirOwnShape) {
 // Every number the command line, the script and the panel set for an op goes through param_error:
 // NaN and infinities never pass, and the message names the parameter, the value and the range.
 TEST(ParamLimits, RefusesNanInfinityAndOutOfRangeNamingTheRange) {
-    for (const ParamLimit& l : kParamLimits) {
+    for (const ParamSpec& l : kParams) {
         SCOPED_TRACE(std::string(l.name));
         EXPECT_FALSE(param_error(l.name, l.default_value)) << "the default must pass";
         EXPECT_FALSE(param_error(l.name, l.lo));
@@ -253,6 +255,46 @@ TEST(ParamLimits, RefusesNanInfinityAndOutOfRangeNamingTheRange) {
     EXPECT_TRUE(param_error("center-x", 1e308));
     EXPECT_TRUE(param_error("zoom", 0));
     EXPECT_TRUE(param_error("no-such", 1));
+}
+
+// The table's defaults are OpParams' own, and every value goes in and out by name, as a number
+// and as text, unchanged; a refused value leaves the parameters as they were.
+TEST(ParamTable, GetAndSetByNameAsNumberAndText) {
+    const OpParams defaults;
+    for (const ParamSpec& s : kParams) {
+        SCOPED_TRACE(std::string(s.name));
+        EXPECT_DOUBLE_EQ(param_value(s, defaults), s.default_value);
+        EXPECT_FALSE(params_error(defaults));
+        std::mt19937 rng(std::hash<std::string_view>{}(s.name));
+        for (int i = 0; i < 20; ++i) {
+            double v = std::uniform_real_distribution<double>(s.lo, s.hi)(rng);
+            if (s.whole()) v = std::floor(v / s.multiple_of) * s.multiple_of;
+            if (s.kind == ParamKind::Float) v = static_cast<float>(v);
+            OpParams p;
+            ASSERT_FALSE(set_param(p, s.name, v));
+            EXPECT_DOUBLE_EQ(*get_param(p, s.name), v);
+            const std::string text = param_text(s, p);
+            OpParams q;
+            ASSERT_FALSE(set_param_text(q, s.name, text)) << text;
+            EXPECT_EQ(s.read(q), s.read(p)) << text; // the field, bit for bit
+            EXPECT_FALSE(params_error(q));
+        }
+        OpParams p;
+        EXPECT_TRUE(set_param(p, s.name, s.hi + 1));
+        EXPECT_TRUE(set_param_text(p, s.name, "nan"));
+        EXPECT_EQ(s.read(p), s.read(defaults)) << "a refused value must leave the old one";
+    }
+    OpParams p;
+    EXPECT_FALSE(set_param_text(p, "variant", "tiled"));
+    EXPECT_EQ(p.variant, 1);
+    EXPECT_EQ(param_text(*find_param("variant"), p), "tiled");
+    EXPECT_FALSE(set_param_text(p, "double", "on"));
+    EXPECT_TRUE(p.use_double);
+    EXPECT_EQ(*set_param_text(p, "variant", "fast"), "variant 'fast' is not naive or tiled");
+    EXPECT_EQ(*set_param_text(p, "level", "12x"), "level '12x' is not a number");
+    EXPECT_TRUE(set_param_text(p, "no-such", "1"));
+    p.level = 300; // set behind the table's back: the paint's check refuses it, naming it
+    EXPECT_EQ(*params_error(p), "level 300 is not a whole number from 0 to 256");
 }
 
 } // namespace

@@ -8,7 +8,8 @@ struct AddOp : PerPixelOp {
     static constexpr const char* name = "add";
     static constexpr const char* title = "Add A + B (saturating)";
     static constexpr const char* formula = "min(255, A + B) per channel";
-    static constexpr unsigned uses = kUsesImageA | kUsesImageB | kUsesCell;
+    static constexpr unsigned inputs = kUsesImageA | kUsesImageB;
+    static constexpr const char* params = "cell";
     static constexpr int bytes_read_per_pixel = 8;
 
     KC_HD static int sat(int v) { return v > 255 ? 255 : v; }

@@ -11,7 +11,8 @@ struct BlendOp : PerPixelOp {
     static constexpr const char* title = "Blend A and B";
     static constexpr const char* formula =
         "round(w*A + (1-w)*B) per channel;  A = image 1 (else gradient), B = image 2 (else checkerboard)";
-    static constexpr unsigned uses = kUsesImageA | kUsesImageB | kUsesWeight | kUsesCell;
+    static constexpr unsigned inputs = kUsesImageA | kUsesImageB;
+    static constexpr const char* params = "weight cell";
     static constexpr int bytes_read_per_pixel = 8;
 
     KC_HD static uint8_t mix(float w, uint8_t a, uint8_t b) {

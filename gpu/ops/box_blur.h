@@ -24,7 +24,8 @@ struct BoxBlurOp : CustomOp {
     static constexpr const char* title = "Box blur";
     static constexpr const char* formula =
         "(sum of A over the (2r+1)^2 window + n/2) / n per channel, n = (2r+1)^2, clamp-to-edge";
-    static constexpr unsigned uses = kUsesImageA | kUsesRadius;
+    static constexpr unsigned inputs = kUsesImageA;
+    static constexpr const char* params = "radius";
     static constexpr int bytes_read_per_pixel = 4; // each input pixel once (the tiled kernel's ideal)
 
     static void cpu_paint(const OpParams& p, Pixel* out, OpOutputs*) {

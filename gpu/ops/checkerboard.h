@@ -8,7 +8,8 @@ struct CheckerboardOp : PerPixelOp {
     static constexpr const char* name = "checkerboard";
     static constexpr const char* title = "Checkerboard";
     static constexpr const char* formula = "white if (x/cell + y/cell) is odd, else black";
-    static constexpr unsigned uses = kUsesCell;
+    static constexpr unsigned inputs = 0;
+    static constexpr const char* params = "cell";
     static constexpr int bytes_read_per_pixel = 0;
 
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {

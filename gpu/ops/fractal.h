@@ -35,7 +35,8 @@ KC_HD void plane_point(int x, int y, const OpParams& p, T& px, T& py) {
 
 struct MandelbrotOp : PerPixelOp {
     static constexpr const char* name = "mandelbrot";
-    static constexpr unsigned uses = kUsesFractal;
+    static constexpr unsigned inputs = 0;
+    static constexpr const char* params = "iter double center-x center-y zoom";
     static constexpr const char* title = "Mandelbrot set";
     static constexpr const char* formula =
         "c = centre + (x - W/2, y - H/2)*scale, z0 = 0, z <- z^2 + c until |z| > 2 or n = max_iter; colour(n/max_iter)";
@@ -54,7 +55,8 @@ struct MandelbrotOp : PerPixelOp {
 
 struct JuliaOp : PerPixelOp {
     static constexpr const char* name = "julia";
-    static constexpr unsigned uses = kUsesFractal | kUsesJulia;
+    static constexpr unsigned inputs = 0;
+    static constexpr const char* params = "iter double center-x center-y zoom julia-re julia-im";
     static constexpr const char* title = "Julia set";
     static constexpr const char* formula =
         "z0 = centre + (x - W/2, y - H/2)*scale, z <- z^2 + k (k = julia re, im) until |z| > 2 or n = max_iter";

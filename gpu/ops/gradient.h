@@ -10,7 +10,7 @@ struct GradientOp : PerPixelOp {
     static constexpr const char* title = "Gradient";
     static constexpr const char* formula =
         "B = 255 - 255*y/H,  G = 255 - 255*x/W,  R = 128 - 128*y/H  (integer division)";
-    static constexpr unsigned uses = 0;
+    static constexpr unsigned inputs = 0;
     static constexpr int bytes_read_per_pixel = 0;
 
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {

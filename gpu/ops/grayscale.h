@@ -8,7 +8,7 @@ struct GrayscaleOp : PerPixelOp {
     static constexpr const char* name = "grayscale";
     static constexpr const char* title = "Grayscale (BT.601)";
     static constexpr const char* formula = "Y = (299 R + 587 G + 114 B + 500) / 1000 (integer), written to R, G, B";
-    static constexpr unsigned uses = kUsesImageA;
+    static constexpr unsigned inputs = kUsesImageA;
     static constexpr int bytes_read_per_pixel = 4;
 
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {

@@ -12,7 +12,7 @@ struct HistogramOp : CustomOp {
     static constexpr const char* title = "Histogram";
     static constexpr const char* formula =
         "bins[Y(A)]++, bins[R]++, bins[G]++, bins[B]++ over all pixels (256 bins each); canvas shows A";
-    static constexpr unsigned uses = kUsesImageA;
+    static constexpr unsigned inputs = kUsesImageA;
     static constexpr int bytes_read_per_pixel = 4;
     static constexpr std::array<std::string_view, 2> variant_names{"global atomics", "shared-memory bins per block"};
     static constexpr bool makes_histogram = true;

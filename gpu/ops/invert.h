@@ -8,7 +8,7 @@ struct InvertOp : PerPixelOp {
     static constexpr const char* name = "invert";
     static constexpr const char* title = "Invert";
     static constexpr const char* formula = "255 - v for R, G, B of A; alpha 255";
-    static constexpr unsigned uses = kUsesImageA;
+    static constexpr unsigned inputs = kUsesImageA;
     static constexpr int bytes_read_per_pixel = 4;
 
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {

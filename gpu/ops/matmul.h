@@ -37,7 +37,8 @@ struct MatmulOp : CustomOp {
     static constexpr const char* title = "Matrix multiply (heatmap of C)";
     static constexpr const char* formula =
         "C[i][j] = sum_k A[i][k]*B[k][j], N x N floats; pixel (x, y) shows C[y*N/H][x*N/W] blue-white-red";
-    static constexpr unsigned uses = kUsesMatmulN;
+    static constexpr unsigned inputs = 0;
+    static constexpr const char* params = "matmul-n";
     static constexpr int bytes_read_per_pixel = 0; // see GFLOP/s instead
     static constexpr std::array<std::string_view, 2> variant_names{"naive (global memory)",
                                                                    "tiled 16x16 (shared memory)"};

@@ -50,20 +50,16 @@ inline LaunchConfig tile_launch() {
     return LaunchConfig{.block = {kTile, kTile, 1}, .auto_grid = true, .mapping = Mapping::TwoD};
 }
 
-// Which OpParams an operation reads, so the panel shows only the controls that matter.
-enum ParamUse : unsigned {
+// Which input images an operation reads (`inputs`). The parameters it reads are `params`: names
+// from the parameter table (param_limits.h), space-separated; a name not in the table fails the
+// build. Two-variant ops read "variant" without naming it.
+enum InputUse : unsigned {
     kUsesImageA = 1u << 0,
     kUsesImageB = 1u << 1,
-    kUsesWeight = 1u << 2,
-    kUsesCell = 1u << 3,
-    kUsesLevel = 1u << 4,
-    kUsesRadius = 1u << 5,
-    kUsesFractal = 1u << 6, // centre, scale (mouse pan and zoom), iterations, float/double
-    kUsesJulia = 1u << 7,
-    kUsesMatmulN = 1u << 8,
 };
 
 struct PerPixelOp {
+    static constexpr const char* params = "";
     static constexpr bool custom = false;
     static constexpr bool user_code = false;
     static constexpr int variants = 1;
@@ -73,6 +69,7 @@ struct PerPixelOp {
 };
 
 struct CustomOp {
+    static constexpr const char* params = "";
     static constexpr bool custom = true;
     static LaunchConfig own_launch(const OpParams&) { return tile_launch(); }
     static constexpr const char* launch_note = "";
@@ -84,6 +81,7 @@ struct CustomOp {
 };
 
 struct UserCodeOp {
+    static constexpr const char* params = "";
     static constexpr bool custom = false;
     static constexpr bool user_code = true;
     static constexpr int variants = 1;

@@ -27,7 +27,7 @@ struct SobelOp : CustomOp {
     static constexpr const char* title = "Sobel edges";
     static constexpr const char* formula = "Y = luma(A); Gx = [-1 0 1; -2 0 2; -1 0 1] * Y, Gy = its transpose; "
                                            "min(255, round(sqrt(Gx^2 + Gy^2))), clamp-to-edge";
-    static constexpr unsigned uses = kUsesImageA;
+    static constexpr unsigned inputs = kUsesImageA;
     static constexpr int bytes_read_per_pixel = 4;
 
     static void cpu_paint(const OpParams& p, Pixel* out, OpOutputs*) {

@@ -8,7 +8,8 @@ struct ThresholdOp : PerPixelOp {
     static constexpr const char* name = "threshold";
     static constexpr const char* title = "Threshold";
     static constexpr const char* formula = "white if Y(A) >= level else black  (Y: BT.601 luma as in grayscale)";
-    static constexpr unsigned uses = kUsesImageA | kUsesLevel;
+    static constexpr unsigned inputs = kUsesImageA;
+    static constexpr const char* params = "level";
     static constexpr int bytes_read_per_pixel = 4;
 
     KC_HD Pixel operator()(int x, int y, const OpParams& p) const {

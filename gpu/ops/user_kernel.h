@@ -12,7 +12,7 @@ struct UserKernelOp : UserCodeOp {
     static constexpr const char* formula =
         "your CUDA code: paint(out, width, height, a, b, t), launched with the panel's block and grid; "
         "pixels no thread writes stay hatched";
-    static constexpr unsigned uses = kUsesImageA | kUsesImageB;
+    static constexpr unsigned inputs = kUsesImageA | kUsesImageB;
     static constexpr int bytes_read_per_pixel = 0; // unknown: bandwidth counts the writes only
 };
 

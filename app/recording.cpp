@@ -33,15 +33,11 @@ std::string apply_sweep(const ParamSweep& s, double u, PaintJob& job, const Reco
         }
         return fmt::format("zoom {:.4g}x  centre ({:.6g}, {:.6g})", z, p.center_x, p.center_y);
     }
-    const ParamLimit* l = find_param_limit(s.name);
+    const ParamSpec& spec = *find_param(s.name); // plan_error checked the name and both ends
     double v = lerp(s.from, s.to, u);
-    if (l->whole) v = std::round(v / l->multiple_of) * l->multiple_of;
-    if (s.name == "weight") p.weight = float(v);
-    if (s.name == "cell") p.cell = int(v);
-    if (s.name == "level") p.level = int(v);
-    if (s.name == "radius") p.radius = int(v);
-    if (s.name == "iter") p.max_iter = int(v);
-    return l->whole ? fmt::format("{} = {}", s.name, int(v)) : fmt::format("{} = {:.3f}", s.name, v);
+    if (spec.whole()) v = std::round(v / spec.multiple_of) * spec.multiple_of;
+    spec.write(p, v);
+    return spec.whole() ? fmt::format("{} = {}", s.name, int(v)) : fmt::format("{} = {:.3f}", s.name, v);
 }
 
 } // namespace
@@ -84,9 +80,13 @@ std::optional<std::string> plan_error(const RecordPlan& plan) {
     if (!(plan.fps > 0) || plan.fps > 240) return fmt::format("--fps {:g} is not from 1 to 240", plan.fps);
     for (const ParamSweep& s : plan.sweeps) {
         if (s.name == "block") continue;
-        const ParamLimit* l = find_param_limit(s.name);
-        if (!l || s.name.starts_with("center") || s.name == "matmul-n")
-            return fmt::format("cannot sweep '{}': choose weight, cell, level, radius, iter, zoom or block", s.name);
+        const ParamSpec* spec = find_param(s.name);
+        const bool sweepable = spec && spec->kind != ParamKind::Bool && !spec->has_choices() &&
+                               !s.name.starts_with("center") && s.name != "matmul-n";
+        if (!sweepable)
+            return fmt::format(
+                "cannot sweep '{}': choose weight, cell, level, radius, iter, zoom, julia-re, julia-im or block",
+                s.name);
         for (double v : {s.from, s.to})
             if (auto e = param_error(s.name, v)) return "--sweep " + *e;
     }

@@ -11,6 +11,7 @@
 #include "cpu_emulator.h"
 #include "ops/matmul.h"
 #include "param_limits.h"
+#include "poison.h"
 #include "reference.h"
 #include "reference_ops.h"
 #include "registry.h"
@@ -129,7 +130,7 @@ TEST(OpReferences, EveryOpInTheRegistryHasOneAndMatchesIt) {
             PaintJob job;
             job.op = op.index, job.params = p;
             job.launch.block = {1 + int(rng() % 32), 1 + int(rng() % 8), 1};
-            std::vector<Pixel> out(a.px.size(), ref::kPoison);
+            std::vector<Pixel> out(a.px.size(), test::kPoison);
             OpOutputs outputs;
             const auto error = CpuGridEmulator(2).paint(job, out.data(), &outputs);
             ASSERT_FALSE(error) << *error;

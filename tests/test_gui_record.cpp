@@ -68,9 +68,11 @@ TEST(GuiRecord, WithoutFfmpegTheFormatSaysSo) {
     KC_SKIP_WITHOUT_DISPLAY();
     const std::string empty = ::testing::TempDir() + "/kc_gui_no_ffmpeg_path";
     fs::create_directories(empty);
-    const std::string script = "wait 2\nclick Record\nwait 2\nclick Format\nclick MP4\nhover Output file\nwait 2\n"
-                               "expect need the ffmpeg program\nclick Format\nclick GIF\nwait 2\n"
-                               "expect-not need the ffmpeg program\nquit\n";
+    // The warning sits under the Record section, at the panel's foot: the wheel brings it into view.
+    const std::string script =
+        "wait 2\nclick Record\nwait 2\nclick Format\nclick MP4\nhover Output file\nwheel -10 190,400\nwait 2\n"
+        "expect need the ffmpeg program\nclick Format\nclick GIF\nwait 2\n"
+        "expect-not need the ffmpeg program\nquit\n";
     const std::string dir = ::testing::TempDir() + "/kc_gui_no_ffmpeg";
     fs::remove_all(dir);
     fs::create_directories(dir);

@@ -41,6 +41,7 @@ void apply_preset(const Preset& p, UiState& s) {
     }
     s.teach.block_outlines = p.block_outlines;
     s.teach.pinned_pixel = p.inspect;
+    s.zoom_request = p.canvas_zoom.value_or(0.0);
 }
 
 namespace {

@@ -95,18 +95,20 @@ struct UiState {
     std::array<std::array<char, 1024>, 2> image_path{};     // the panel's path fields
     std::array<std::optional<std::string>, 2> load_request; // load this file into A / B between frames
     std::array<bool, 2> clear_request{};
-    bool fit_canvas_to_image = false;                       // resize the canvas to image A's size
-    bool save_request = false;                              // save the canvas as <op>-<time>.png (panel, F12)
-    bool both_variants = true;                              // two-variant ops: run both kernels, times side by side
-    std::array<std::string, 2> image_error;                 // per slot: why its last load failed; the old image stays
-    KernelEditorState kernel;                               // the user's kernel
-    PresetPanelState preset;                                // Save / Load preset, Copy command line
-    UiSettings settings;                                    // UI scale, the panel's side and width (settings.h)
-    float ui_scale = 1.0f;                                  // applied: the monitor's content scale x the setting
-    int ui_scale_edit = 100;                                // the panel's slider; applied when released
-    float status_bar_height = 0;                            // last frame's, in points
-    CanvasView view;                                        // zoom and pan of the canvas in the window
-    CanvasGesture gesture;                                  // a drag or wheel on the canvas in progress
+    bool fit_canvas_to_image = false;       // resize the canvas to image A's size
+    bool save_request = false;              // save the canvas as <op>-<time>.png (panel, F12)
+    bool both_variants = true;              // two-variant ops: run both kernels, times side by side
+    std::array<std::string, 2> image_error; // per slot: why its last load failed; the old image stays
+    KernelEditorState kernel;               // the user's kernel
+    PresetPanelState preset;                // Save / Load preset, Copy command line
+    UiSettings settings;                    // UI scale, the panel's side and width (settings.h)
+    float ui_scale = 1.0f;                  // applied: the monitor's content scale x the setting
+    int ui_scale_edit = 100;                // the panel's slider; applied when released
+    float status_bar_height = 0;            // last frame's, in points
+    CanvasView view;                        // zoom and pan of the canvas in the window
+    std::optional<double> zoom_request;     // a preset's zoom (screen points per canvas pixel; 0: fit), applied
+                                            // once the view knows its area
+    CanvasGesture gesture;                  // a drag or wheel on the canvas in progress
     std::optional<std::pair<int, int>> window_size_request; // scripts: resize the window (points)
     // A kernel faulted and CUDA cannot go on: the panel shows this until the user quits (exit 1).
     std::string fatal;

@@ -318,6 +318,13 @@ void start_kernel_editor(KernelEditorState& k, const Options& o, const std::opti
 
 using Clock = std::chrono::steady_clock;
 
+// A preset's zoom, about the middle of the canvas area; 0: fit.
+void apply_zoom_request(CanvasView& view, double zoom) {
+    if (zoom <= 0) return view.fit();
+    const RectD& area = view.viewport();
+    view.zoom_about({area.x + area.w / 2, area.y + area.h / 2}, zoom / view.zoom());
+}
+
 std::string tuner_done_message(const BlockSweep& sweep) {
     if (sweep.fastest_first().empty()) return "no block shape could run";
     const Dim3& best = sweep.fastest_first().front().block;
@@ -379,6 +386,7 @@ std::optional<int> prepare_state(const Options& o, UiState& state, SettingsFile&
     state.job = job_from_options(o);
     state.teach.block_outlines = o.block_outlines; // a preset's overlays
     state.teach.pinned_pixel = o.inspect;
+    if (o.canvas_zoom) state.zoom_request = *o.canvas_zoom;
     state.settings = initial_settings(o, settings_file);
     state.ui_scale_edit = state.settings.ui_scale_percent;
     for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
@@ -554,6 +562,7 @@ void FrameLoop::build_panel() {
     const ImGuiIO& io = ImGui::GetIO();
     s_.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
     s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
+    if (s_.zoom_request) apply_zoom_request(s_.view, *s_.zoom_request), s_.zoom_request.reset();
     handle_canvas_input(s_);
     // While a sweep paints the canvas, the overlay's outlines and inspector would describe another launch.
     try { // the inspector reads the GPU's writer record: a fault can surface here first

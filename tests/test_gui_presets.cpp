@@ -4,6 +4,7 @@
 // of it must paint that picture again.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 
 #include "gui_script.h"
@@ -96,6 +97,23 @@ TEST(GuiPresets, CopyCommandLinePaintsTheCanvasAndLoadPresetRestoresIt) {
     EXPECT_TRUE(load_png(r.dir + "/loaded.png").pixels == window.pixels) << "Load preset did not restore the julia";
     EXPECT_TRUE(load_png(r.dir + "/after-missing.png").pixels == window.pixels)
         << "a preset that cannot be read must leave the picture";
+}
+
+// The window's zoom travels in the preset: zoomed in with the status bar's "+", saved from the panel,
+// and shown again by a window started with --preset.
+TEST(GuiPresets, TheWindowsZoomComesBackWithThePreset) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto saved =
+        run_script("kc_gui_preset_zoom", "wait 2\nclick +\nclick +\nwait 2\nclick Preset and command line\n"
+                                         "click Preset file\nkey ctrl+a\ntype {dir}/zoomed.json\n"
+                                         "click Save preset\nwait 2\ntext\nquit\n");
+    ASSERT_EQ(saved.result.exit_code, 0) << saved.result.output;
+    std::smatch zoom;
+    const std::regex percent(R"(\n(\d+%)\n)"); // the status bar's zoom, not fitted
+    ASSERT_TRUE(std::regex_search(saved.result.output, zoom, percent)) << saved.result.output;
+    const auto shown = run_script("kc_gui_preset_zoom_shown", "wait 3\nexpect " + zoom[1].str() + "\nquit\n",
+                                  "--backend cpu --preset " + saved.dir + "/zoomed.json");
+    EXPECT_EQ(shown.result.exit_code, 0) << shown.result.output;
 }
 
 } // namespace

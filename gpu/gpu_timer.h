@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cuda_raii.h"
+#include "timing.h"
 
 namespace kc {
 
@@ -34,6 +35,15 @@ public:
         if (pending_ > 0)
             KC_CUDA_CHECK_THROW(cudaEventSynchronize(slots_[(next_ + slots_.size() - 1) % slots_.size()].stop.get()));
         collect(on_sample);
+    }
+
+    // Moves the finished samples into `stats`; with `wait`, every recorded one (drain).
+    void collect_into(TimingStats& stats, bool wait) {
+        auto add = [&](double us) { stats.add(us); };
+        if (wait)
+            drain(add);
+        else
+            collect(add);
     }
 
 private:

@@ -61,19 +61,10 @@ void CudaLaunches::launch(const CudaFrame& f, Pixel* out) {
 }
 
 void CudaLaunches::collect(StageTimes& times, OpOutputs& outputs, bool wait) {
-    auto add_kernel = [&](double us) { times.kernel.add(us); };
-    auto add_v0 = [&](double us) { times.variant[0].add(us); };
-    auto add_v1 = [&](double us) { times.variant[1].add(us); };
-    if (wait) {
-        kernel_timer_.drain(add_kernel);
-        variant_timer_[0].drain(add_v0);
-        variant_timer_[1].drain(add_v1);
-        if (read_back_.pending) KC_CUDA_CHECK_THROW(cudaEventSynchronize(read_back_.ready.get()));
-    } else {
-        kernel_timer_.collect(add_kernel);
-        variant_timer_[0].collect(add_v0);
-        variant_timer_[1].collect(add_v1);
-    }
+    kernel_timer_.collect_into(times.kernel, wait);
+    variant_timer_[0].collect_into(times.variant[0], wait);
+    variant_timer_[1].collect_into(times.variant[1], wait);
+    if (wait && read_back_.pending) KC_CUDA_CHECK_THROW(cudaEventSynchronize(read_back_.ready.get()));
     if (read_back_.pending && cudaEventQuery(read_back_.ready.get()) == cudaSuccess)
         cuda_take_read_back(read_back_, outputs);
 }

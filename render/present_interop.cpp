@@ -74,12 +74,6 @@ std::optional<std::string> TexturePresent::present(FrameKernels& kernels, Canvas
     return std::nullopt;
 }
 
-void TexturePresent::collect_timings(StageTimes& times, bool wait) {
-    auto add = [&](double us) { times.copy.add(us); };
-    if (wait)
-        copy_timer_.drain(add);
-    else
-        copy_timer_.collect(add);
-}
+void TexturePresent::collect_timings(StageTimes& times, bool wait) { copy_timer_.collect_into(times.copy, wait); }
 
 } // namespace kc

@@ -17,12 +17,6 @@ std::optional<std::string> StagedPresent::present(FrameKernels& kernels, Canvas&
     return std::nullopt;
 }
 
-void StagedPresent::collect_timings(StageTimes& times, bool wait) {
-    auto add = [&](double us) { times.copy.add(us); };
-    if (wait)
-        copy_timer_.drain(add);
-    else
-        copy_timer_.collect(add);
-}
+void StagedPresent::collect_timings(StageTimes& times, bool wait) { copy_timer_.collect_into(times.copy, wait); }
 
 } // namespace kc

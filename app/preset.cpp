@@ -241,9 +241,7 @@ std::optional<std::string> parse_preset(const std::string& text, Preset& out, st
         return std::string("unreadable: ") + e.what();
     }
     if (auto e = canvas_size_error(p.job.params.width, p.job.params.height)) return "canvas: " + *e;
-    if (!op_registry()[p.job.op].custom)
-        if (auto e = launch_error(effective_launch(p.job), p.job.params.width, p.job.params.height, universal_limits()))
-            return "launch: " + *e;
+    if (auto e = resolve_launch(p.job, universal_limits()).launch_refusal) return "launch: " + *e;
     out = std::move(p);
     return std::nullopt;
 }

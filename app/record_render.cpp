@@ -28,8 +28,7 @@ void legend_box(const PaintJob& job, float w) {
     ImGui::SetNextWindowBgAlpha(0.8f);
     ImGui::Begin("##record legend", nullptr, kBoxFlags);
     ImGui::Text("%s view", std::string(view_name(job.view)).c_str());
-    const LaunchConfig l = effective_launch(job);
-    view_legend(job, resolved_grid(l, job.params.width, job.params.height), false);
+    view_legend(job, resolve_launch(job, universal_limits()).grid, false);
     ImGui::End();
 }
 

@@ -58,8 +58,9 @@ RecordFrame plan_frame(const RecordPlan& plan, int n) {
     std::vector<std::string> moving;
     for (const ParamSweep& s : plan.sweeps) moving.push_back(apply_sweep(s, u, f.job, plan));
     const OpInfo& op = op_registry()[f.job.op];
-    const LaunchConfig l = effective_launch(f.job);
-    const Dim3 grid = resolved_grid(l, f.job.params.width, f.job.params.height);
+    const ResolvedLaunch resolved = resolve_launch(f.job, universal_limits());
+    const LaunchConfig& l = resolved.launch;
+    const Dim3& grid = resolved.grid;
     f.job.max_blocks = -1;
     if (plan.step && !op.custom && !op.user_code) {
         // A hair over the product: frame n of 30 fps at 30 blocks a second paints n blocks, not n-1.

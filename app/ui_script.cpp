@@ -407,10 +407,10 @@ void UiScript::print_status(const UiState& s, const Hooks& hooks) {
     for (int slot = 0; slot < 2; ++slot)
         if (!s.image_error[slot].empty()) fmt::print("image error: {} (image {})\n", s.image_error[slot], "AB"[slot]);
     if (!s.message.empty()) fmt::print("message: {}\n", s.message);
-    const LaunchConfig l = effective_launch(s.job);
-    fmt::print("launch: block {} grid {} mapping {} ({})\n", to_string(l.block),
-               to_string(resolved_grid(l, s.job.params.width, s.job.params.height)), mapping_name(l.mapping),
-               op_registry()[s.job.op].custom ? "the op's own" : "the panel's");
+    // Resolved afresh, the frame loop's way: a verb earlier in this frame may have changed the job.
+    const ResolvedLaunch r = resolve_launch(s.job, universal_limits());
+    fmt::print("launch: block {} grid {} mapping {} ({})\n", to_string(r.launch.block), to_string(r.grid),
+               mapping_name(r.launch.mapping), r.own ? "the op's own" : "the panel's");
     const KernelEditorState& k = s.kernel;
     if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
     if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "op_references.h"
-#include "paint_job.h"
+#include "gpu/paint_job.h"
+#include "tests/op_references.h"
 
 namespace kc::ref {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "ops/matmul.h"
-#include "reference.h"
-#include "reference_ops.h"
-#include "registry.h"
+#include "gpu/ops/matmul.h"
+#include "gpu/registry.h"
+#include "tests/reference.h"
+#include "tests/reference_ops.h"
 
 namespace kc::ref {
 

@@ -6,10 +6,10 @@
 #include <random>
 #include <string>
 
-#include "cpu_emulator.h"
-#include "op_references.h"
-#include "param_limits.h"
-#include "poison.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/param_limits.h"
+#include "tests/op_references.h"
+#include "tests/poison.h"
 
 namespace kc {
 namespace {

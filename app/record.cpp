@@ -1,4 +1,4 @@
-#include "record.h"
+#include "app/record.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -10,17 +10,19 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <variant>
 
-#include "cpu_emulator.h"
-#include "gl_context.h"
-#include "kernel_files.h"
-#include "options.h"
-#include "record_render.h"
-#include "recorder.h"
-#include "registry.h"
-#include "source_images.h"
+#include "app/kernel_files.h"
+#include "app/options.h"
+#include "app/record_render.h"
+#include "app/recorder.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/registry.h"
+#include "render/gl_context.h"
+#include "render/source_images.h"
 #ifdef KC_HAVE_CUDA
-#include "cuda_device.h"
+#include "gpu/cuda_device.h"
 #endif
 
 namespace kc {
@@ -184,7 +186,7 @@ int record(const RecordFlags& f, const RecordPlan& plan, Recorder::Render render
 }
 
 int record_with_gl(const RecordFlags& f, const RecordPlan& plan, const Options& o, SourceImages& sources) {
-    FramePainter painter(o.backend);
+    FramePainter painter(o.backend, o.gpu);
     painter.set_present(o.present);
     if (op_registry()[plan.job.op].user_code) {
         const std::string source = o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source;
@@ -214,17 +216,15 @@ int record_without_gl(const RecordFlags& f, const RecordPlan& plan, SourceImages
     });
 }
 
-} // namespace
-
-int run_record_command(int argc, char** argv) {
+// The record flags into `f`, the rest (the picture's flags) into `rest`; an exit code for help
+// or an error.
+std::optional<int> parse_record_flags(int argc, char** argv, RecordFlags& f, std::vector<std::string>& rest) {
     CLI::App app{"kcanvas record: a GIF, MP4, WebM or PNG sequence of any op, view and overlay, headless.\n"
                  "Every flag of `kcanvas --help` that sets the picture works here too (--op, --size, --view,\n"
                  "--tutorial, --block, ...). Frame n is painted at t = n / fps: the same file on every run.",
                  "kcanvas record"};
-    RecordFlags f;
     add_flags(app, f);
     app.allow_extras();
-    std::vector<std::string> rest;
     try {
         std::vector<std::string> args = join_pairs(argc, argv);
         std::reverse(args.begin(), args.end());
@@ -237,6 +237,11 @@ int run_record_command(int argc, char** argv) {
         fmt::print(stderr, "kcanvas record: {}\nRun kcanvas record --help for the options.\n", e.what());
         return 2;
     }
+    return std::nullopt;
+}
+
+// The picture's flags, read as `kcanvas --headless` reads them, and its images loaded and fitted.
+std::variant<int, Options> picture_options(const std::vector<std::string>& rest, SourceImages& sources) {
     std::vector<std::string> picture_args = {"kcanvas", "--headless"};
     picture_args.insert(picture_args.end(), rest.begin(), rest.end());
     std::vector<char*> picture_argv;
@@ -244,7 +249,6 @@ int run_record_command(int argc, char** argv) {
     auto parsed = parse_options(int(picture_argv.size()), picture_argv.data());
     if (const int* code = std::get_if<int>(&parsed)) return *code;
     Options o = std::get<Options>(parsed);
-    SourceImages sources;
     for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
         if (path->empty()) continue;
         if (auto e = sources.load(slot, *path)) {
@@ -254,12 +258,15 @@ int run_record_command(int argc, char** argv) {
     }
     if (sources.loaded(0) && !o.size_given) o.width = sources.original(0).width, o.height = sources.original(0).height;
     sources.fit(o.width, o.height);
-    RecordPlan plan;
-    if (const int code = make_plan(f, o, plan)) return code;
+    return o;
+}
 
+// Renders the plan through EGL (CUDA on --gpu's device, or the emulator), or without GL when only
+// the plain canvas is wanted on the CPU.
+int record_plan(const RecordFlags& f, const RecordPlan& plan, const Options& o, SourceImages& sources) {
     int cuda_device = -1;
 #ifdef KC_HAVE_CUDA
-    if (o.backend != Backend::Cpu && !cuda_unavailable_reason()) cuda_device = 0;
+    if (o.backend != Backend::Cpu && !cuda_unavailable_reason()) cuda_device = o.gpu.value_or(0);
 #endif
     if (op_registry()[plan.job.op].user_code && (o.backend == Backend::Cpu || cuda_device < 0)) {
         fmt::print(stderr, "kcanvas record: your kernel needs a CUDA GPU (--backend cuda-interop or cuda-staged){}\n",
@@ -283,6 +290,21 @@ int run_record_command(int argc, char** argv) {
         fmt::print(stderr, "kcanvas record: {}\n", e.what());
         return 1;
     }
+}
+
+} // namespace
+
+int run_record_command(int argc, char** argv) {
+    RecordFlags f;
+    std::vector<std::string> rest;
+    if (const auto code = parse_record_flags(argc, argv, f, rest)) return *code;
+    SourceImages sources;
+    auto picture = picture_options(rest, sources);
+    if (const int* code = std::get_if<int>(&picture)) return *code;
+    const Options& o = std::get<Options>(picture);
+    RecordPlan plan;
+    if (const int code = make_plan(f, o, plan)) return code;
+    return record_plan(f, plan, o, sources);
 }
 
 } // namespace kc

@@ -1,4 +1,4 @@
-#include "teach_panel.h"
+#include "app/teach_panel.h"
 
 #include <imgui.h>
 
@@ -7,15 +7,15 @@
 #include <fmt/format.h>
 #include <utility>
 
-#include "device_figures.h"
-#include "gl_context.h"
-#include "gpu_list.h"
-#include "launch_figures.h"
-#include "paint_job.h"
-#include "panel_text.h"
-#include "registry.h"
-#include "thread_of_pixel.h"
-#include "widgets.h"
+#include "app/gpu_list.h"
+#include "app/panel_text.h"
+#include "app/widgets.h"
+#include "gpu/device_figures.h"
+#include "gpu/launch_figures.h"
+#include "gpu/paint_job.h"
+#include "gpu/registry.h"
+#include "gpu/thread_of_pixel.h"
+#include "render/gl_context.h"
 
 namespace kc {
 
@@ -65,91 +65,109 @@ ThreadCoords coords_of(const Dim3& block, const Dim3& grid, int bx, int by, int 
                         unsigned(grid.x),  unsigned(grid.y),  unsigned(grid.z)};
 }
 
-void legend(const PaintJob& job, const Dim3& grid, bool prose = true) {
-    const auto wrapped = [prose](std::string_view text) {
-        if (prose) kc::wrapped(text);
-    };
+// One legend per view: what the colours mean, and a few swatches of the launch's own threads.
+// `say` writes the prose (nothing in the recorder's compact legend).
+using Say = void (*)(std::string_view);
+
+void block_legend(const PaintJob& job, const Dim3& grid, Say say) {
     const Dim3& b = job.launch.block;
     const Mapping m = job.launch.mapping;
     const unsigned width = static_cast<unsigned>(job.params.width);
+    if (is_tiled(m))
+        say("One colour per block. Hue class (blockIdx.x + 3*blockIdx.y) mod 6, so all eight neighbours differ; odd "
+            "classes darker.");
+    else
+        say(fmt::format("One colour per block. Hue class = block number mod {}, chosen so blocks whose pixels touch "
+                        "never share it.",
+                        block_colour_classes(m, 1ULL * b.x * b.y, 1ULL * grid.x * grid.y, width)));
+    const int shown = static_cast<int>(std::min<long long>(6, 1LL * grid.x * grid.y));
+    for (int i = 0; i < shown; ++i) {
+        const int bx = i % grid.x, by = i / grid.x;
+        swatch(fmt::format("##b{}", i).c_str(), view_colour(View::Block, coords_of(b, grid, bx, by, 0, 0), 0, m, width),
+               fmt::format("block ({}, {})", bx, by));
+        if (i % 2 == 0 && i + 1 < shown) ImGui::SameLine(legend_column());
+    }
+}
+
+void thread_legend(const Dim3& b, const Dim3& grid, Say say) {
+    say("Red = threadIdx.x / (blockDim.x-1), green = threadIdx.y / (blockDim.y-1): each block repeats the same ramp.");
+    swatch("##t0", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, 0), 0), "threadIdx (0, 0)");
+    ImGui::SameLine(legend_column());
+    swatch("##t1", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, 0), 0), fmt::format("({}, 0)", b.x - 1));
+    swatch("##t2", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, b.y - 1), 0), fmt::format("(0, {})", b.y - 1));
+    ImGui::SameLine(legend_column());
+    swatch("##t3", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, b.y - 1), 0),
+           fmt::format("({}, {})", b.x - 1, b.y - 1));
+}
+
+void warp_legend(const Dim3& b, Say say) {
+    say("warp = (threadIdx.y*blockDim.x + threadIdx.x) / 32 within the block; 8 colours, warps w and w+1, w+2 far "
+        "apart.");
+    const int warps = static_cast<int>(std::min<long long>(8, warp_figures(b).warps_per_block));
+    for (int w = 0; w < warps; ++w) {
+        swatch(fmt::format("##w{}", w).c_str(), warp_colour(unsigned(w)), fmt::format("warp {}", w));
+        if (w % 2 == 0 && w + 1 < warps) ImGui::SameLine(legend_column());
+    }
+}
+
+void lane_legend(Say say) {
+    say("lane = flattened threadIdx % 32: teal for lane 0 through to pink for lane 31.");
+    for (int l : {0, 8, 16, 24, 31}) {
+        swatch(fmt::format("##l{}", l).c_str(), lane_colour(unsigned(l)), fmt::format("{}", l));
+        if (l != 31) ImGui::SameLine();
+    }
+}
+
+void linear_legend(const Dim3& b, const Dim3& grid, Say say) {
+    const long long total = 1LL * b.x * b.y * grid.x * grid.y;
+    say(fmt::format("Brightness = the thread's linear index (blockIdx.y*gridDim.x + blockIdx.x)*threads per block + "
+                    "thread in block, over all {} threads.",
+                    total));
+    const auto at = [&](long long index) {
+        const long long per_block = 1LL * b.x * b.y, blk = index / per_block, tib = index % per_block;
+        return view_colour(View::Linear,
+                           coords_of(b, grid, int(blk % grid.x), int(blk / grid.x), int(tib % b.x), int(tib / b.x)), 0);
+    };
+    swatch("##i0", at(0), "first");
+    ImGui::SameLine();
+    swatch("##i1", at(total / 2), "middle");
+    ImGui::SameLine();
+    swatch("##i2", at(total - 1), "last thread");
+}
+
+void sm_legend(Say say) {
+    say("One colour per SM that ran the block (%smid); on the CPU backend, per emulator worker. Hover a pixel to read "
+        "its number.");
+    for (unsigned sm = 0; sm < 4; ++sm) {
+        swatch(fmt::format("##s{}", sm).c_str(), view_colour(View::Sm, ThreadCoords{}, sm), fmt::format("SM {}", sm));
+        if (sm != 3) ImGui::SameLine();
+    }
+}
+
+void legend(const PaintJob& job, const Dim3& grid, bool prose = true) {
+    const Say say = prose ? Say([](std::string_view text) { kc::wrapped(text); }) : Say([](std::string_view) {});
+    const Dim3& b = job.launch.block;
     switch (job.view) {
     case View::Pixels:
-        wrapped("The operation's output. Pick another view to see which thread wrote each pixel.");
+        say("The operation's output. Pick another view to see which thread wrote each pixel.");
         break;
-    case View::Block: {
-        if (is_tiled(m))
-            wrapped("One colour per block. Hue class (blockIdx.x + 3*blockIdx.y) mod 6, so all eight neighbours "
-                    "differ; odd classes darker.");
-        else
-            wrapped(fmt::format("One colour per block. Hue class = block number mod {}, chosen so blocks whose pixels "
-                                "touch never share it.",
-                                block_colour_classes(m, 1ULL * b.x * b.y, 1ULL * grid.x * grid.y, width)));
-        const int shown = static_cast<int>(std::min<long long>(6, 1LL * grid.x * grid.y));
-        for (int i = 0; i < shown; ++i) {
-            const int bx = i % grid.x, by = i / grid.x;
-            swatch(fmt::format("##b{}", i).c_str(),
-                   view_colour(View::Block, coords_of(b, grid, bx, by, 0, 0), 0, m, width),
-                   fmt::format("block ({}, {})", bx, by));
-            if (i % 2 == 0 && i + 1 < shown) ImGui::SameLine(legend_column());
-        }
+    case View::Block:
+        block_legend(job, grid, say);
         break;
-    }
     case View::Thread:
-        wrapped("Red = threadIdx.x / (blockDim.x-1), green = threadIdx.y / (blockDim.y-1): each block repeats the same "
-                "ramp.");
-        swatch("##t0", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, 0), 0), "threadIdx (0, 0)");
-        ImGui::SameLine(legend_column());
-        swatch("##t1", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, 0), 0),
-               fmt::format("({}, 0)", b.x - 1));
-        swatch("##t2", view_colour(View::Thread, coords_of(b, grid, 0, 0, 0, b.y - 1), 0),
-               fmt::format("(0, {})", b.y - 1));
-        ImGui::SameLine(legend_column());
-        swatch("##t3", view_colour(View::Thread, coords_of(b, grid, 0, 0, b.x - 1, b.y - 1), 0),
-               fmt::format("({}, {})", b.x - 1, b.y - 1));
+        thread_legend(b, grid, say);
         break;
-    case View::Warp: {
-        wrapped("warp = (threadIdx.y*blockDim.x + threadIdx.x) / 32 within the block; 8 colours, warps w and w+1, w+2 "
-                "far apart.");
-        const int warps = static_cast<int>(std::min<long long>(8, warp_figures(b).warps_per_block));
-        for (int w = 0; w < warps; ++w) {
-            swatch(fmt::format("##w{}", w).c_str(), warp_colour(unsigned(w)), fmt::format("warp {}", w));
-            if (w % 2 == 0 && w + 1 < warps) ImGui::SameLine(legend_column());
-        }
+    case View::Warp:
+        warp_legend(b, say);
         break;
-    }
     case View::Lane:
-        wrapped("lane = flattened threadIdx % 32: teal for lane 0 through to pink for lane 31.");
-        for (int l : {0, 8, 16, 24, 31}) {
-            swatch(fmt::format("##l{}", l).c_str(), lane_colour(unsigned(l)), fmt::format("{}", l));
-            if (l != 31) ImGui::SameLine();
-        }
+        lane_legend(say);
         break;
-    case View::Linear: {
-        const long long total = 1LL * b.x * b.y * grid.x * grid.y;
-        wrapped(fmt::format("Brightness = the thread's linear index (blockIdx.y*gridDim.x + blockIdx.x)*threads per "
-                            "block + thread in block, over all {} threads.",
-                            total));
-        const auto at = [&](long long index) {
-            const long long per_block = 1LL * b.x * b.y, blk = index / per_block, tib = index % per_block;
-            return view_colour(View::Linear,
-                               coords_of(b, grid, int(blk % grid.x), int(blk / grid.x), int(tib % b.x), int(tib / b.x)),
-                               0);
-        };
-        swatch("##i0", at(0), "first");
-        ImGui::SameLine();
-        swatch("##i1", at(total / 2), "middle");
-        ImGui::SameLine();
-        swatch("##i2", at(total - 1), "last thread");
+    case View::Linear:
+        linear_legend(b, grid, say);
         break;
-    }
     case View::Sm:
-        wrapped("One colour per SM that ran the block (%smid); on the CPU backend, per emulator worker. Hover a pixel "
-                "to read its number.");
-        for (unsigned sm = 0; sm < 4; ++sm) {
-            swatch(fmt::format("##s{}", sm).c_str(), view_colour(View::Sm, ThreadCoords{}, sm),
-                   fmt::format("SM {}", sm));
-            if (sm != 3) ImGui::SameLine();
-        }
+        sm_legend(say);
         break;
     }
     hatch_swatch("hatched: no thread writes this pixel");

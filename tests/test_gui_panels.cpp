@@ -5,6 +5,7 @@
 // without a GPU is told so once.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <regex>
@@ -163,6 +164,30 @@ TEST(GuiPanels, CustomOpsShowTheirOwnLaunch) {
     const std::string histogram = out.substr(out.find("script: click Histogram"));
     EXPECT_EQ(printed_value(histogram, "Block"), "256x1x1") << histogram;
     EXPECT_EQ(printed_value(histogram, "Grid"), "250x1x1") << histogram;
+}
+
+// Each view picked in the View combo explains its colours in the panel's legend (the Indexing
+// section, wheeled into view by hovering the checkbox under it), with the hatch under it.
+TEST(GuiPanels, EachViewPickedShowsItsOwnLegend) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const std::pair<const char*, const char*> views[] = {{"block", "One colour per block."},
+                                                         {"thread", "Red = threadIdx.x / (blockDim.x-1)"},
+                                                         {"warp", "warp = (threadIdx.y*blockDim.x"},
+                                                         {"lane", "lane = flattened threadIdx % 32"},
+                                                         {"linear", "Brightness = the thread's linear index"},
+                                                         {"sm", "One colour per SM that ran the block"},
+                                                         {"pixels", "The operation's output."}};
+    std::string script = std::string("size ") + kSize + "\nwait 2\n";
+    for (const auto& [view, legend] : views)
+        script += fmt::format("click View\nclick {}\nwait 2\nhover Inspect on hover\nexpect {}\nexpect hatched: no "
+                              "thread writes this pixel\n"
+                              "print View\n",
+                              view, legend);
+    const auto run = run_script("kc_gui_legends", script + "quit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    for (const auto& [view, legend] : views)
+        EXPECT_TRUE(has_line(run.result.output, std::string("widget View: ") + view)) << view << "\n"
+                                                                                      << run.result.output;
 }
 
 // Without a usable NVIDIA GPU the panel says why once, in plain words, and what still works; it

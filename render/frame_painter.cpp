@@ -200,6 +200,9 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, const Resolv
         if (auto error = attach_sources(*sources, canvas, run)) return error;
     PresentTimers timers{times_, upload_timer_};
     if (cpu) {
+#ifdef KC_HAVE_CUDA
+        if (cuda_) cuda_->current = nullptr; // CUDA copies still in flight are no stage of the cpu's frames
+#endif
         CpuKernels kernels(emulator_, run, resolved, outputs_,
                            writers_->for_cpu(record_writers_, canvas.width(), canvas.height()), times_.kernel);
         auto error = cpu_present_.present(kernels, canvas, timers);

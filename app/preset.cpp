@@ -1,14 +1,14 @@
-#include "preset.h"
+#include "app/preset.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <set>
 
-#include "atomic_file.h"
-#include "kernel_files.h"
-#include "param_limits.h"
-#include "registry.h"
+#include "app/kernel_files.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "render/atomic_file.h"
 
 namespace kc {
 

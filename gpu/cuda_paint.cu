@@ -1,12 +1,12 @@
-#include "cuda_paint.h"
+#include "gpu/cuda_paint.h"
 
 #include <array>
 #include <stdexcept>
 
-#include "cuda_check.h"
-#include "ops/op_list.h"
-#include "ops/sources.h"
-#include "registry.h"
+#include "gpu/cuda_check.h"
+#include "gpu/ops/op_list.h"
+#include "gpu/ops/sources.h"
+#include "gpu/registry.h"
 
 namespace kc {
 
@@ -162,7 +162,7 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
 
 constexpr std::array kLaunchers{
 #define KC_OP(Functor) static_cast<Launcher>(&launch<Functor>),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_OP
 };
 
@@ -181,7 +181,7 @@ void launch_to_surface(const PaintJob& job, dim3 grid, dim3 block, cudaSurfaceOb
 
 constexpr std::array kSurfaceLaunchers{
 #define KC_OP(Functor) static_cast<SurfaceLauncher>(&launch_to_surface<Functor>),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_OP
 };
 
@@ -201,7 +201,7 @@ constexpr ReadBackHook read_back_hook() {
 
 constexpr std::array kReadBacks{
 #define KC_OP(Functor) read_back_hook<Functor>(),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_OP
 };
 
@@ -222,7 +222,7 @@ int max_active_blocks(int threads_per_block) {
 
 constexpr std::array kOccupancyQueries{
 #define KC_OP(Functor) static_cast<OccupancyQuery>(&max_active_blocks<Functor>),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_OP
 };
 

@@ -1,4 +1,4 @@
-#include "direct_write.h"
+#include "gpu/direct_write.h"
 
 namespace kc {
 

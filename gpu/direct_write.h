@@ -4,8 +4,8 @@
 #include <optional>
 #include <string_view>
 
-#include "paint_job.h"
-#include "registry.h"
+#include "gpu/paint_job.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

@@ -1,8 +1,8 @@
-#include "cuda_launches.h"
+#include "render/cuda_launches.h"
 
-#include "cuda_check.h"
-#include "cuda_paint.h"
-#include "registry.h"
+#include "gpu/cuda_check.h"
+#include "gpu/cuda_paint.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

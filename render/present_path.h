@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "canvas.h"
-#include "gl_timer.h"
-#include "pixel.h"
-#include "timing.h"
+#include "gpu/pixel.h"
+#include "gpu/timing.h"
+#include "render/canvas.h"
+#include "render/gl_timer.h"
 
 namespace kc {
 

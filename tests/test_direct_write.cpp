@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "direct_write.h"
-#include "paint_job.h"
-#include "registry.h"
+#include "gpu/direct_write.h"
+#include "gpu/paint_job.h"
+#include "gpu/registry.h"
 
 namespace kc {
 namespace {

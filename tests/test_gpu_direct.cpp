@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "canvas.h"
-#include "frame_painter.h"
-#include "gl_context.h"
-#include "gpu_test.h"
-#include "registry.h"
-#include "source_images.h"
+#include "gpu/registry.h"
+#include "render/canvas.h"
+#include "render/frame_painter.h"
+#include "render/gl_context.h"
+#include "render/source_images.h"
+#include "tests/gpu_test.h"
 
 namespace kc {
 namespace {

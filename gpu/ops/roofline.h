@@ -2,7 +2,7 @@
 // The roofline of a memory-bound op: how long a device-to-device copy of the bytes it must read
 // and write takes. Its percentage says how near the memory system's limit a kernel runs; the
 // bench prints it as %copy and the panel can show it next to a variant's kernel time.
-#include "../registry.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

@@ -103,11 +103,16 @@ Image noise_image(int w, int h, unsigned seed) {
 
 // One timed configuration. pct_of_copy is the roofline: the op's bytes read + written per second
 // over a device copy's (see ops/roofline.h); gflops is arithmetic per second where the op counts it.
+// route: which way the frames reached the texture (FrameRoute); floor_us: the streamed CUDA<->GL
+// hand-over plus the streamed draw of this size, measured in the same run (0 without interop).
 struct Row {
     std::string op, size, backend, present, block, mapping, variant;
     int pixels_per_thread;
     double frame_us, streamed_us, draw_us, kernel_us, gbs, copy_gbs, pct_of_copy, map_us, unmap_us, copy_us, upload_us,
         gflops;
+    std::string route = "-";
+    double floor_us = 0;
+    double over_floor() const { return floor_us > 0 ? streamed_us / floor_us : 0.0; }
 };
 
 bool parse_size(const std::string& s, int& w, int& h) {
@@ -156,7 +161,7 @@ bool parse_lists(const BenchOptions& o, BenchPlan& plan) {
                       [](auto& b) { return fmt::format("unknown backend '{}'", b); }) &&
            parse_each(
                o.presents, plan.presents, parse_present,
-               [](auto& p) { return fmt::format("unknown present path '{}': choose pbo, texture or surface", p); }) &&
+               [](auto& p) { return fmt::format("unknown present path '{}': choose {}", p, present_choices()); }) &&
            parse_each(o.mappings, plan.mappings, parse_mapping,
                       [](auto& m) { return fmt::format("unknown mapping '{}': choose from {}", m, mapping_names()); });
 }
@@ -244,8 +249,9 @@ double streamed_us(BenchContext& c, Body&& body) {
 }
 
 // Floors of a headless frame on the GL side: a glFinish with nothing queued, a draw alone, a clear.
-void print_gl_floors(BenchContext& c, Canvas& canvas, const Screen& screen, int w, int h, double copy_us,
-                     double copy_gbs) {
+// Returns the streamed draw alone (us per frame).
+double print_gl_floors(BenchContext& c, Canvas& canvas, const Screen& screen, int w, int h, double copy_us,
+                       double copy_gbs) {
     std::vector<double> finish_only, draw_only;
     for (int i = 0; i < 50; ++i) {
         auto t0 = Clock::now();
@@ -271,11 +277,13 @@ void print_gl_floors(BenchContext& c, Canvas& canvas, const Screen& screen, int 
         glFlush();
     });
     fmt::print(", clear of the screen alone {:.1f} us/frame", clears);
+    return draws;
 }
 
 #ifdef KC_HAVE_CUDA
-// The interop calls alone, and the kernel alone, to see which one costs the frame.
-void print_interop_floors(BenchContext& c, Canvas& canvas, const Screen& screen, const PaintJob& gradient) {
+// The interop calls alone, and the kernel alone, to see which one costs the frame. Returns the
+// streamed CUDA<->GL hand-over (us per frame): what any frame with a CUDA->GL dependency pays.
+double print_interop_floors(BenchContext& c, Canvas& canvas, const Screen& screen, const PaintJob& gradient) {
     CudaStream stream = CudaStream::create();
     CudaGlImage image(canvas.texture());
     auto streamed_cuda = [&](auto&& body) { // as streamed_us(), waiting for CUDA at the end too
@@ -322,13 +330,16 @@ void print_interop_floors(BenchContext& c, Canvas& canvas, const Screen& screen,
     fmt::print(", texture map+unmap alone {:.1f} us/frame (write-discard flag {:.1f}), pixel buffer "
                "map+unmap alone {:.1f} us/frame, gradient kernel alone {:.1f} us/frame, both {:.1f} us/frame",
                maps, maps_discard, buffer_maps, kernels, kernels_and_maps);
+    return handovers;
 }
 #endif
 
-// Streamed floors, to split a frame's cost: draws alone, and paints (cuda-interop) alone.
-void print_floors(BenchContext& c, Canvas& canvas, const Screen& screen, int w, int h, double copy_us,
-                  double copy_gbs) {
-    print_gl_floors(c, canvas, screen, w, h, copy_us, copy_gbs);
+// Streamed floors, to split a frame's cost: draws alone, and paints (cuda-interop) alone. Returns
+// the floor a frame is compared to: hand-over + draw, streamed (0 without cuda-interop).
+double print_floors(BenchContext& c, Canvas& canvas, const Screen& screen, int w, int h, double copy_us,
+                    double copy_gbs) {
+    const double draws = print_gl_floors(c, canvas, screen, w, h, copy_us, copy_gbs);
+    double floor_us = 0;
     if (c.painter.unavailable_reason(Backend::CudaInterop).empty()) {
         c.painter.set_backend(Backend::CudaInterop);
         PaintJob gradient;
@@ -344,10 +355,14 @@ void print_floors(BenchContext& c, Canvas& canvas, const Screen& screen, int w, 
         }
         c.painter.times().clear();
 #ifdef KC_HAVE_CUDA
-        print_interop_floors(c, canvas, screen, gradient);
+        floor_us = print_interop_floors(c, canvas, screen, gradient) + draws;
+#else
+        (void)draws;
 #endif
     }
     fmt::print("\n");
+    if (floor_us > 0) fmt::print("  floor (hand-over + draw alone, streamed) {:.1f} us/frame\n", floor_us);
+    return floor_us;
 }
 
 // Whether a configuration gives no row: 4 pixels per thread is for per-pixel ops with the 2d mapping
@@ -441,7 +456,9 @@ std::optional<Row> time_row(BenchContext& c, const RowJob& r, Canvas& canvas, co
                t.unmap.median(),
                t.copy.median(),
                t.upload.median(),
-               r.op->flops(job.params) / (kernel_us * 1e3)};
+               r.op->flops(job.params) / (kernel_us * 1e3),
+               backend == Backend::CudaInterop ? std::string(route_name(c.painter.route())) : "host-upload",
+               0.0}; // floor_us: time_size sets it
 }
 
 // Each (backend, present) pair once; present paths matter only for cuda-interop.
@@ -472,7 +489,7 @@ bool time_size(BenchContext& c, int w, int h, const std::vector<std::pair<Backen
     const std::size_t bytes = std::size_t(w) * h * sizeof(Pixel);
     const double copy_us = c.cuda ? copy_median_us(bytes, c.o.reps) : 0.0;
     const double copy_gbs = copy_us > 0 ? 2.0 * bytes / (copy_us * 1e3) : 0.0;
-    print_floors(c, canvas, screen, w, h, copy_us, copy_gbs);
+    const double floor_us = print_floors(c, canvas, screen, w, h, copy_us, copy_gbs);
     for (auto [backend, present] : paths) {
         c.painter.set_backend(backend);
         c.painter.set_present(present);
@@ -487,6 +504,7 @@ bool time_size(BenchContext& c, int w, int h, const std::vector<std::pair<Backen
                                    present_name(present), v);
                         auto row = time_row(c, {op, mapping, ppt, v}, canvas, screen, sources, copy_gbs);
                         if (!row) return false;
+                        if (backend == Backend::CudaInterop) row->floor_us = floor_us;
                         rows.push_back(std::move(*row));
                     }
                 }
@@ -529,7 +547,9 @@ void time_matmul_kernels(BenchContext& c, std::vector<Row>& rows) {
                                0,
                                0,
                                0,
-                               flops / (us * 1e3)});
+                               flops / (us * 1e3),
+                               "-",
+                               0.0});
         }
     }
 }
@@ -537,27 +557,62 @@ void time_matmul_kernels(BenchContext& c, std::vector<Row>& rows) {
 
 void print_rows(const std::vector<Row>& rows) {
     fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>30} {:>10} {:>10} {:>8} {:>10} {:>9} {:>7} {:>8} {:>8} "
-               "{:>8} {:>9} {:>9}\n",
+               "{:>8} {:>9} {:>9} {:>11} {:>7}\n",
                "op", "size", "backend", "present", "mapping", "ppt", "variant", "frame us", "stream us", "draw us",
-               "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us", "upload us", "GFLOP/s");
+               "kernel us", "GB/s", "%copy", "map us", "unmap us", "copy us", "upload us", "GFLOP/s", "route",
+               "/floor");
     for (const Row& r : rows)
         fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>30} {:>10.1f} {:>10.1f} {:>8.1f} {:>10.2f} {:>9.1f} "
-                   "{:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f} {:>9.1f}\n",
+                   "{:>6.1f}% {:>8.1f} {:>8.1f} {:>8.1f} {:>9.1f} {:>9.1f} {:>11} {:>7.3f}\n",
                    r.op, r.size, r.backend, r.present, r.mapping, r.pixels_per_thread, r.variant, r.frame_us,
                    r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.pct_of_copy, r.map_us, r.unmap_us, r.copy_us,
-                   r.upload_us, r.gflops);
+                   r.upload_us, r.gflops, r.route, r.over_floor());
+}
+
+// Per op and size, each cuda-interop present's streamed frame over the floor measured in the same
+// run (hand-over + draw): how close the whole frame comes to what any CUDA->GL frame pays.
+void print_floor_ratios(const std::vector<Row>& rows) {
+    std::vector<std::string> presents;
+    for (const Row& r : rows)
+        if (r.floor_us > 0 && std::find(presents.begin(), presents.end(), r.present) == presents.end())
+            presents.push_back(r.present);
+    if (presents.empty()) return;
+    fmt::print("\nstreamed frame / floor (CUDA<->GL hand-over + draw alone, streamed, this run)\n");
+    fmt::print("{:<13} {:>10} {:>3} {:>30} {:>9}", "op", "size", "ppt", "variant", "floor us");
+    for (const std::string& p : presents) fmt::print(" {:>22}", p + " us (ratio)");
+    fmt::print("\n");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& a = rows[i];
+        if (a.floor_us <= 0 || a.present != presents.front()) continue;
+        fmt::print("{:<13} {:>10} {:>3} {:>30} {:>9.1f}", a.op, a.size, a.pixels_per_thread, a.variant, a.floor_us);
+        for (const std::string& p : presents) {
+            const auto same = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
+                return r.present == p && r.op == a.op && r.size == a.size && r.mapping == a.mapping &&
+                       r.pixels_per_thread == a.pixels_per_thread && r.variant == a.variant;
+            });
+            if (same == rows.end()) {
+                fmt::print(" {:>22}", "-");
+                continue;
+            }
+            // A direct run whose frames took the copy (a custom op) says so.
+            const std::string mark = p == "direct" && same->route != "direct" ? " copy" : "";
+            fmt::print(" {:>22}", fmt::format("{:.1f} ({:.3f}){}", same->streamed_us, same->over_floor(), mark));
+        }
+        fmt::print("\n");
+    }
 }
 
 std::string rows_csv(const std::vector<Row>& rows) {
     std::string csv = "op,size,backend,present,block,mapping,variant,pixels_per_thread,frame_us,streamed_frame_us,"
-                      "draw_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,upload_us,gflops\n";
+                      "draw_us,kernel_us,kernel_gbs,copy_gbs,pct_of_copy,map_us,unmap_us,copy_us,upload_us,gflops,"
+                      "route,floor_us,streamed_over_floor\n";
     for (const Row& r : rows)
         csv +=
             fmt::format("{},{},{},{},{},{},{},{},{:.2f},{:.2f},{:.2f},{:.3f},{:.1f},{:.1f},{:.1f},{:.2f},{:.2f},{:.2f},"
-                        "{:.2f},{:.1f}\n",
+                        "{:.2f},{:.1f},{},{:.2f},{:.4f}\n",
                         r.op, r.size, r.backend, r.present, r.block, r.mapping, r.variant, r.pixels_per_thread,
                         r.frame_us, r.streamed_us, r.draw_us, r.kernel_us, r.gbs, r.copy_gbs, r.pct_of_copy, r.map_us,
-                        r.unmap_us, r.copy_us, r.upload_us, r.gflops);
+                        r.unmap_us, r.copy_us, r.upload_us, r.gflops, r.route, r.floor_us, r.over_floor());
     return csv;
 }
 
@@ -583,13 +638,17 @@ nlohmann::json rows_json(const std::vector<Row>& rows) {
                         {"unmap_us", r.unmap_us},
                         {"copy_us", r.copy_us},
                         {"upload_us", r.upload_us},
-                        {"gflops", r.gflops}});
+                        {"gflops", r.gflops},
+                        {"route", r.route},
+                        {"floor_us", r.floor_us},
+                        {"streamed_over_floor", r.over_floor()}});
     return list;
 }
 
 // The table on stdout, the CSV and the JSON files; false when a file cannot be written.
 bool report(const BenchOptions& o, const std::vector<Row>& rows, const std::string& device, const std::string& gl) {
     print_rows(rows);
+    print_floor_ratios(rows);
     nlohmann::json j = {{"device", device}, {"gl", gl}, {"reps", o.reps}, {"warmup", o.warmup}};
     j["rows"] = rows_json(rows);
     for (const auto& [path, text] : {std::pair{&o.csv, rows_csv(rows)}, {&o.json, j.dump(2) + "\n"}})

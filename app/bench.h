@@ -10,7 +10,7 @@ namespace kc {
 struct BenchOptions {
     std::vector<std::string> ops; // empty: all
     std::vector<std::string> sizes{"800x800", "1920x1080", "3840x2160", "7680x4320"};
-    std::vector<std::string> presents{"pbo", "surface"}; // "texture" measured slower than surface
+    std::vector<std::string> presents{"pbo", "surface", "direct"}; // "texture" measured slower than surface
     std::vector<std::string> backends{"cuda-interop", "cuda-staged"};
     std::string block = "32x8";
     std::string screen = "1920x1080"; // the framebuffer a frame draws the canvas into

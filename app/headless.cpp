@@ -47,6 +47,8 @@ struct RunReport {
     std::string device;
     const StageTimes& times;
     const OpOutputs& outputs;
+    FrameRoute route = FrameRoute::HostUpload; // the last frame's way into the texture (or the file)
+    std::string why_copied;                    // present direct, copied anyway: why
 };
 
 // Bytes read and written per frame, for the bandwidth figures.
@@ -73,6 +75,7 @@ void json_report(const Options& o, const PaintJob& job, const ResolvedLaunch& re
                         {"view", view_name(job.view)},
                         {"backend", r.backend},
                         {"present", r.backend == "cuda-interop" ? present_name(o.present) : "upload"},
+                        {"route", route_name(r.route)},
                         {"device", r.device},
                         {"frames", o.frames},
                         {"bytes_per_frame", bytes},
@@ -84,6 +87,7 @@ void json_report(const Options& o, const PaintJob& job, const ResolvedLaunch& re
             if (!t.variant[v].empty()) j[v == 0 ? "variant0" : "variant1"] = stats_json(t.variant[v]);
     }
     if (flops > 0) j["gflops"] = per_kernel_ms(flops, t.kernel);
+    if (!r.why_copied.empty()) j["copied_because"] = r.why_copied;
     if (op.makes_histogram && r.outputs.has_histogram) j["histogram"] = histogram_json(r.outputs);
     for (auto [name, stats] : {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}})
         if (!stats->empty()) j[name] = stats_json(*stats);
@@ -107,6 +111,11 @@ void text_report(const Options& o, const PaintJob& job, const ResolvedLaunch& re
                to_string(resolved.launch.block), to_string(resolved.grid), mapping_name(resolved.launch.mapping),
                resolved.own ? " (the op's own)" : "", view_name(job.view));
     fmt::print("backend {} on {}, {} frames\n", r.backend, r.device, o.frames);
+    if (r.backend == "cuda-interop")
+        fmt::print("present {}: {}\n", present_name(o.present),
+                   r.route == FrameRoute::Direct ? "the kernel wrote the texture directly, no copy"
+                   : r.why_copied.empty()        ? std::string(route_name(r.route))
+                                                 : "copied, as " + r.why_copied);
     auto line = [](const char* name, const TimingStats& s) {
         if (!s.empty())
             fmt::print("  {:<7} median {:9.1f} us   mean {:9.1f}   min {:9.1f}   last {:9.1f}\n", name, s.median(),
@@ -163,7 +172,7 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources) 
         times.kernel.add(micros_since(t0));
     }
     const std::string device = fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers());
-    report(o, job, resolved, {"cpu", device, times, outputs});
+    report(o, job, resolved, {"cpu", device, times, outputs, FrameRoute::HostUpload, ""});
     return write_out(o, job.params.width, job.params.height, pixels) ? 0 : 2;
 }
 
@@ -279,7 +288,7 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
     watchdog.arm(false); // the GPU has answered; writing a large PNG may take long on the CPU alone
     report(o, job, resolved,
            {backend_name(painter.backend()), device_with_index(painter) + " / " + context.description(),
-            painter.times(), painter.outputs()});
+            painter.times(), painter.outputs(), painter.route(), painter.why_copied()});
     return write_out(o, canvas.width(), canvas.height(), canvas.read_texture()) ? 0 : 2;
 }
 

@@ -48,7 +48,7 @@ std::vector<std::string> join_center_values(int argc, char** argv) {
 // The flags read as text and checked once all are parsed, and the options they fill.
 struct Flags {
     std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels";
-    std::string backend = "auto", present = "surface";
+    std::string backend = "auto", present = "direct";
     bool tutorial = false;
     std::vector<std::string> center;
     std::vector<std::pair<std::string, std::string>> params; // (table name, the text given), in order
@@ -136,7 +136,8 @@ void add_run_flags(CLI::App& app, Options& o, Flags& f) {
         ->capture_default_str();
     app.add_option("--present", f.present,
                    "cuda-interop's way into the texture: pbo (pixel buffer + glTexSubImage2D), texture "
-                   "(cudaMemcpy2DToArray into the registered texture) or surface (a kernel writes it)")
+                   "(cudaMemcpy2DToArray into the registered texture), surface (a copy kernel writes it) or direct "
+                   "(the op's kernel writes it, no copy, where nothing needs the pixels in memory)")
         ->capture_default_str();
 }
 
@@ -180,7 +181,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench) {
                  "device-to-device copy of the same bytes; prints a table, writes CSV and JSON");
     cmd->add_option("--ops", bench.ops, "Ops to run (default: all)")->delimiter(',');
     cmd->add_option("--sizes", bench.sizes, "Canvas sizes WxH")->delimiter(',')->capture_default_str();
-    cmd->add_option("--present", bench.presents, "cuda-interop present paths: pbo, texture, surface")
+    cmd->add_option("--present", bench.presents, "cuda-interop present paths: pbo, texture, surface, direct")
         ->delimiter(',')
         ->capture_default_str();
     cmd->add_option("--backend", bench.backends, "Backends: cuda-interop, cuda-staged, cpu")
@@ -307,7 +308,7 @@ Refusal apply_run(Options& o, const Flags& f) {
             return fmt::format("unknown --backend '{}': choose cuda-interop, cuda-staged, cpu or auto", f.backend);
     }
     const auto p = parse_present(f.present);
-    if (!p) return fmt::format("unknown --present '{}': choose pbo, texture or surface", f.present);
+    if (!p) return fmt::format("unknown --present '{}': choose {}", f.present, present_choices());
     o.present = *p;
     if (!o.headless && (!o.out.empty() || o.json)) return "--out and --json need --headless";
     if (!o.out.empty()) { // before any frame is rendered

@@ -27,7 +27,7 @@ struct Options {
     std::string out;     // headless: write the last frame here
     bool json = false;
     std::optional<Backend> backend; // nullopt: the best one available
-    Present present = Present::Surface;
+    Present present = Present::Direct;
     bool vsync = true;
     std::string script;                // windowed: run this UI script (tests, demos), then quit
     int ui_scale_percent = 0;          // windowed: --ui-scale; 0: the saved setting (100 with --script)

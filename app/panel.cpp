@@ -437,6 +437,14 @@ void backend_availability(const FramePainter& p) {
     if (!interop.empty()) wrapped_disabled("cuda-interop unavailable: " + interop + ". cuda-staged works.");
 }
 
+// Which way the last frame went under present direct, and why when it was copied.
+void route_line(const FramePainter& p) {
+    if (p.route() == FrameRoute::Direct)
+        wrapped_disabled("This frame: the kernel wrote the texture directly (no copy).");
+    else if (p.route() == FrameRoute::Copy)
+        wrapped_disabled("This frame: copied into the texture, as " + p.why_copied() + ".");
+}
+
 void backend_section(UiState& s, const PanelContext& ctx) {
     const FramePainter& p = ctx.painter;
     wrapped("Device: " + p.device().name);
@@ -457,8 +465,12 @@ void backend_section(UiState& s, const PanelContext& ctx) {
         }
         help_marker("How the kernel's pixels reach the texture. pbo: the kernel writes a GL pixel buffer that "
                     "glTexSubImage2D uploads. texture: cudaMemcpy2DToArray copies CUDA memory into the GL texture. "
-                    "surface: a kernel writes the GL texture through a surface object. Compare their times below.");
+                    "surface: a copy kernel writes CUDA memory into the GL texture through a surface object. "
+                    "direct: the op's own kernel writes the GL texture through a surface object, no copy; a frame "
+                    "that needs its pixels in memory (a teaching view, the inspector, step mode, custom ops, your "
+                    "kernel) takes the surface copy. Compare their times below.");
         s.requested_present = static_cast<Present>(present);
+        if (p.present() == Present::Direct) route_line(p);
     }
     backend_availability(p);
 }

@@ -4,7 +4,7 @@
 //   op NAME | block XxY | grid XxY|auto | mapping M | view V | size WxH | window WxH
 //   PARAM VALUE: every parameter of the table (gpu/param_limits.h), e.g. weight 0.5 | cell 20 | level N |
 //     radius N | variant naive|tiled | iter N | double on|off | zoom Z | center-x X | julia-re R | matmul-n N
-//   backend B | present pbo|texture|surface | vsync on|off | wait N | save FILE (the canvas)
+//   backend B | present pbo|texture|surface|direct | vsync on|off | wait N | save FILE (the canvas)
 //   screenshot FILE (the window) | image PATH | image2 PATH (load input A / B) | quit
 //   status (prints "refused: ..." or "ok", each image's error, the panel's message, "launch: block B
 //     grid G mapping M (the op's own|the panel's)", the launch that runs, and the tuner's "tuner: ..." lines)

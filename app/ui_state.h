@@ -76,7 +76,7 @@ struct UiState {
     int edit_height = 800;
     bool apply_size = false;
     Backend requested_backend = Backend::Cpu;
-    Present requested_present = Present::Surface;
+    Present requested_present = Present::Direct;
     bool vsync = true;
     bool quit = false;                  // leave the frame loop now
     bool quit_request = false;          // the window's close button or Ctrl+Q: quit, asking first about unsaved edits

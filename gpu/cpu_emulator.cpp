@@ -56,7 +56,7 @@ void run_op_blocks(const EmulatedLaunch& l, long long first, long long last, uns
             for (t.ty = 0; t.ty < t.bdy; ++t.ty)
                 for (t.tx = 0; t.tx < t.bdx; ++t.tx)
                     paint_thread(op, job.params, t, job.launch.mapping, job.launch.pixels_per_thread, job.view, sm,
-                                 l.out, l.record);
+                                 LinearSink{l.out}, l.record);
     }
 }
 

@@ -1,6 +1,7 @@
 #include "gpu/cuda_paint.h"
 
 #include <array>
+#include <stdexcept>
 
 #include "gpu/cuda_check.h"
 #include "gpu/ops/op_list.h"
@@ -24,21 +25,49 @@ __global__ void paint_kernel(OpParams params, Mapping mapping, int pixels_per_th
                          blockDim.x, blockDim.y, blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
     if (max_blocks >= 0 && block_in_launch(t) >= static_cast<unsigned long long>(max_blocks)) return; // step mode
     const bool need_sm = view == View::Sm || record.sm != nullptr;
-    paint_thread(Op{}, params, t, mapping, pixels_per_thread, view, need_sm ? sm_id() : 0u, out, record);
+    paint_thread(Op{}, params, t, mapping, pixels_per_thread, view, need_sm ? sm_id() : 0u, LinearSink{out}, record);
 }
+
+// The mapped GL texture as paint_thread's sink: RGBA8 texels through a surface object (x in
+// bytes), so the op's kernel writes what is shown and no copy follows (Present::Direct). GL's RGBA8
+// storage holds R,G,B,A bytes where a canvas pixel holds B,G,R,A: red and blue swap on the way.
+struct SurfaceSink {
+    cudaSurfaceObject_t surface;
+    KC_HD static unsigned rgba(Pixel p) {
+        return unsigned(p.r) | unsigned(p.g) << 8 | unsigned(p.b) << 16 | unsigned(p.a) << 24;
+    }
+    KC_HD void put(unsigned x, unsigned y, unsigned long long, Pixel v) const {
+#if defined(__CUDA_ARCH__)
+        surf2Dwrite(rgba(v), surface, static_cast<int>(x * 4), static_cast<int>(y));
+#else
+        (void)x, (void)y, (void)v; // device code only; the emulator writes memory
+#endif
+    }
+    // A texel row needs no alignment of its own: four texels from a multiple of 4 go in one store.
+    KC_HD bool puts_quads(unsigned) const { return true; }
+    KC_HD void put_quad(unsigned x0, unsigned y, unsigned, Pixel a, Pixel b, Pixel c, Pixel d) const {
+#if defined(__CUDA_ARCH__)
+        surf2Dwrite(make_uint4(rgba(a), rgba(b), rgba(c), rgba(d)), surface, static_cast<int>(x0 * 4),
+                    static_cast<int>(y));
+#else
+        (void)x0, (void)y, (void)a, (void)b, (void)c, (void)d;
+#endif
+    }
+};
 
 // The same launch without views, writer records or step mode: what runs when nobody inspects.
 // One kernel per path (paint_path()), so that a one-pixel thread is not given the registers of
 // the four-pixel one: those cost the SM the resident warps whose loads hide memory latency.
-template <class Op, PaintPath kPath>
-__global__ void paint_pixels_kernel(OpParams params, Mapping mapping, int pixels_per_thread, Pixel* __restrict__ out) {
+// `out` is a LinearSink (the linear buffer) or a SurfaceSink (the texture).
+template <class Op, PaintPath kPath, class Sink>
+__global__ void paint_pixels_kernel(OpParams params, Mapping mapping, int pixels_per_thread, Sink out) {
     const ThreadCoords t{blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
                          blockDim.x, blockDim.y, blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
     paint_thread<Op, true, kPath>(Op{}, params, t, mapping, pixels_per_thread, View::Pixels, 0u, out);
 }
 
-template <class Op>
-void launch_pixels(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream) {
+template <class Op, class Sink>
+void launch_pixels(const PaintJob& job, dim3 grid, dim3 block, Sink out, cudaStream_t stream) {
     const Mapping m = job.launch.mapping;
     const int ppt = job.launch.pixels_per_thread;
     switch (paint_path(m, ppt)) {
@@ -124,7 +153,7 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
     } else {
         (void)ws;
         if (job.view == View::Pixels && !record.sm && !record.writes && job.max_blocks < 0)
-            launch_pixels<Op>(job, grid, block, out, stream);
+            launch_pixels<Op>(job, grid, block, LinearSink{out}, stream);
         else
             paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread,
                                                          job.view, out, record, job.max_blocks);
@@ -133,6 +162,25 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
 
 constexpr std::array kLaunchers{
 #define KC_OP(Functor) static_cast<Launcher>(&launch<Functor>),
+#include "gpu/ops/op_list.h"
+#undef KC_OP
+};
+
+using SurfaceLauncher = void (*)(const PaintJob&, dim3, dim3, cudaSurfaceObject_t, cudaStream_t);
+
+// The plain-pixels launch into the texture; only per-pixel ops get here (direct_write_refusal()).
+template <class Op>
+void launch_to_surface(const PaintJob& job, dim3 grid, dim3 block, cudaSurfaceObject_t surface, cudaStream_t stream) {
+    if constexpr (Op::custom || Op::user_code) {
+        (void)job, (void)grid, (void)block, (void)surface, (void)stream;
+        throw std::logic_error("a custom op or the user's kernel cannot write the texture directly");
+    } else {
+        launch_pixels<Op>(job, grid, block, SurfaceSink{surface}, stream);
+    }
+}
+
+constexpr std::array kSurfaceLaunchers{
+#define KC_OP(Functor) static_cast<SurfaceLauncher>(&launch_to_surface<Functor>),
 #include "gpu/ops/op_list.h"
 #undef KC_OP
 };
@@ -244,6 +292,20 @@ void cuda_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out,
     PaintJob prepared = job;
     prepare_divisors(prepared.params);
     kLaunchers[job.op](prepared, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
+    KC_CUDA_CHECK_THROW(cudaGetLastError());
+#ifdef KC_DEBUG_SYNC
+    KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));
+#endif
+}
+
+void cuda_paint_surface(const PaintJob& job, const ResolvedLaunch& resolved, cudaSurfaceObject_t surface,
+                        cudaStream_t stream) {
+    if (resolved.clear_first) throw std::logic_error("a launch that leaves pixels unwritten cannot write the texture");
+    const Dim3 b = job.launch.block;
+    const Dim3& g = resolved.grid;
+    PaintJob prepared = job;
+    prepare_divisors(prepared.params);
+    kSurfaceLaunchers[job.op](prepared, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), surface, stream);
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));

@@ -25,6 +25,11 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
 // user_kernel, a kernel loaded in `ws` that takes the block): launches without checking again.
 void cuda_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, cudaStream_t stream,
                 CudaOpWorkspace& ws, PixelRecord record = {});
+// The same launch writing the mapped GL texture itself through `surface` (RGBA8, the canvas'
+// size) instead of a linear buffer: only for jobs direct_write_refusal() allows (a per-pixel op,
+// pixels view, no writer record, no step mode, every pixel covered); others throw logic_error.
+void cuda_paint_surface(const PaintJob& job, const ResolvedLaunch& resolved, cudaSurfaceObject_t surface,
+                        cudaStream_t stream);
 // The same with a workspace for this call only (per-pixel ops need none; custom ops allocate).
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
                                       PixelRecord record = {});

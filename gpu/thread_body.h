@@ -178,13 +178,31 @@ KC_HD PaintPath paint_path(Mapping mapping, int pixels_per_thread) {
     return is_tiled(mapping) ? PaintPath::Tiled : PaintPath::Linear;
 }
 
-// One thread's work. `out` is width*height pixels, row-major. kPlainPixels compiles out the
-// teaching machinery (views, writer records) for the common case, where it costs time in a
-// memory-bound kernel; the pixels written are the same. kPath fixes the path at compile time (it
-// must be what paint_path() gives for this mapping); Any picks it at run time.
-template <class Op, bool kPlainPixels = false, PaintPath kPath = PaintPath::Any>
+// Where paint_thread puts its pixels. This one: width*height pixels in memory, row-major (the
+// kernels' linear buffer, the emulator's host pixels). The other, SurfaceSink in cuda_paint.cu,
+// writes the mapped GL texture itself. A sink takes pixel (x, y) with its row-major index `i`, and
+// four neighbours in x at once where puts_quads() allows one wide store.
+struct LinearSink {
+    Pixel* pixels;
+    KC_HD void put(unsigned x, unsigned y, unsigned long long i, Pixel v) const {
+        (void)x, (void)y;
+        store_pixel(pixels + i, v);
+    }
+    // 16-byte stores need each row's start 16-byte aligned: a width that is a multiple of 4.
+    KC_HD bool puts_quads(unsigned width) const { return (width & 3) == 0; }
+    KC_HD void put_quad(unsigned x0, unsigned y, unsigned i, Pixel a, Pixel b, Pixel c, Pixel d) const {
+        (void)x0, (void)y;
+        store_quad(pixels + i, a, b, c, d);
+    }
+};
+
+// One thread's work, into `out` (a sink, above). kPlainPixels compiles out the teaching machinery
+// (views, writer records) for the common case, where it costs time in a memory-bound kernel; the
+// pixels written are the same. kPath fixes the path at compile time (it must be what paint_path()
+// gives for this mapping); Any picks it at run time.
+template <class Op, bool kPlainPixels = false, PaintPath kPath = PaintPath::Any, class Sink = LinearSink>
 KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, Mapping mapping, int pixels_per_thread,
-                        View view, unsigned sm, Pixel* out, PixelRecord record = {}) {
+                        View view, unsigned sm, const Sink& out, PixelRecord record = {}) {
     const bool pixels_view = kPlainPixels || view == View::Pixels;
     const Pixel identity = pixels_view ? Pixel{} : view_colour(view, t, sm, mapping, static_cast<unsigned>(p.width));
     auto keep = [&](unsigned long long i) {
@@ -203,17 +221,17 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
     };
     const unsigned width = static_cast<unsigned>(p.width), height = static_cast<unsigned>(p.height);
     if (path == PaintPath::Quad) {
-        // Four neighbours in x; one 16-byte store when the row allows it (width a multiple of 4).
+        // Four neighbours in x; one 16-byte store when the sink allows it.
         const unsigned x0 = (t.bx * t.bdx + t.tx) * 4u;
         const unsigned y = t.by * t.bdy + t.ty;
         if (x0 >= width || y >= height) return;
         const unsigned row = y * width; // canvases hold at most 2^28 pixels: 32-bit indices
-        if (x0 + 3 < width && (width & 3) == 0) {
-            store_quad(out + row + x0, value(x0, y), value(x0 + 1, y), value(x0 + 2, y), value(x0 + 3, y));
+        if (x0 + 3 < width && out.puts_quads(width)) {
+            out.put_quad(x0, y, row + x0, value(x0, y), value(x0 + 1, y), value(x0 + 2, y), value(x0 + 3, y));
             for (unsigned k = 0; k < 4; ++k) keep(row + x0 + k);
         } else {
             for (unsigned x = x0; x < x0 + 4 && x < width; ++x) {
-                store_pixel(out + row + x, value(x, y));
+                out.put(x, y, row + x, value(x, y));
                 keep(row + x);
             }
         }
@@ -223,7 +241,7 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
         const auto [x, y] = tiled_pixel(mapping, t);
         if (x >= width || y >= height) return;
         const unsigned i = y * width + x;
-        store_pixel(out + i, value(x, y));
+        out.put(x, y, i, value(x, y));
         keep(i);
         return;
     }
@@ -234,7 +252,7 @@ KC_HD void paint_thread(const Op& op, const OpParams& p, const ThreadCoords& t, 
     for (; i < pixels; i += stride) {
         const unsigned y = p.by_width(static_cast<std::uint32_t>(i)); // i < 2^28: FastDiv is exact
         const unsigned x = static_cast<unsigned>(i - 1ULL * y * p.width);
-        store_pixel(out + i, value(x, y));
+        out.put(x, y, i, value(x, y));
         keep(i);
     }
 }

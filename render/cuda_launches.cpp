@@ -38,10 +38,11 @@ std::optional<std::string> CudaLaunches::attach_sources(const SourceImages& sour
     return std::nullopt;
 }
 
-void CudaLaunches::launch(const CudaFrame& f, Pixel* out) {
+void CudaLaunches::launch(const CudaFrame& f, const PaintTarget& target) {
     cudaStream_t s = stream_.get();
     const PaintJob& run = f.job;
     const OpInfo& info = op_registry()[run.op];
+    Pixel* out = target.pixels;
     workspace_.user_kernel = user_kernel_.kernel();
     if (f.both_variants) {
         PaintJob other = run;
@@ -54,7 +55,11 @@ void CudaLaunches::launch(const CudaFrame& f, Pixel* out) {
     const bool vt = info.variants == 2 && variant_timer_[run.params.variant].begin(s);
     // The user's code decides which thread writes which pixel: no writer record for it.
     const bool record = f.record && !info.user_code;
-    cuda_paint(run, f.resolved, out, s, workspace_, f.writers.for_cuda(record, run.params.width, run.params.height, s));
+    const PixelRecord kept = f.writers.for_cuda(record, run.params.width, run.params.height, s);
+    if (!out) // direct: the painter allowed it (direct_write_refusal), so nothing is kept
+        cuda_paint_surface(run, f.resolved, static_cast<cudaSurfaceObject_t>(target.surface), s);
+    else
+        cuda_paint(run, f.resolved, out, s, workspace_, kept);
     if (vt) variant_timer_[run.params.variant].end(s);
     if (timed) kernel_timer_.end(s);
     cuda_read_back(run, f.both_variants, s, workspace_, read_back_);

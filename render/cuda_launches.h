@@ -37,9 +37,10 @@ public:
     // Points run.params.src_a/src_b at the input images on the device, uploaded once per change.
     // An image too large for the GPU's memory is refused here.
     std::optional<std::string> attach_sources(const SourceImages& sources, std::size_t pixels, PaintJob& run);
-    // The frame's kernels into `out` (device memory): the other variant first, then the job's,
-    // then the op's read-back of what it computed besides pixels.
-    void launch(const CudaFrame& f, Pixel* out);
+    // The frame's kernels into `target` (device memory, or the mapped texture's surface when
+    // target.pixels is null): the other variant first, then the job's, then the op's read-back of
+    // what it computed besides pixels.
+    void launch(const CudaFrame& f, const PaintTarget& target);
     // Finished kernel times into `times`, a finished read-back into `outputs`; never blocks
     // unless `wait`.
     void collect(StageTimes& times, OpOutputs& outputs, bool wait);

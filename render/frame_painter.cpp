@@ -3,6 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "gpu/direct_write.h"
 #include "gpu/registry.h"
 #include "render/writer_record.h"
 
@@ -23,16 +24,25 @@ using Clock = std::chrono::steady_clock;
 // The CUDA side: the launches every CUDA path shares and the paths, made on first use.
 struct FramePainter::Cuda {
     CudaLaunches launches;
-    std::unique_ptr<PresentPath> pixel_buffer, texture, surface, staged;
+    std::unique_ptr<PresentPath> pixel_buffer, texture, surface, direct, staged;
+    const PresentPath* current = nullptr; // the last frame's
+    StageTimes stale;                     // what collect() drops
 
     explicit Cuda(int device) : launches(device) {}
     PresentPath& path(Backend backend, Present present) {
+        PresentPath& p = make_path(backend, present);
+        current = &p;
+        return p;
+    }
+    PresentPath& make_path(Backend backend, Present present) {
         const cudaStream_t s = launches.stream();
         if (backend == Backend::CudaStaged) return made(staged, [&] { return std::make_unique<StagedPresent>(s); });
         if (present == Present::PixelBuffer)
             return made(pixel_buffer, [&] { return std::make_unique<PixelBufferPresent>(s); });
         if (present == Present::Texture)
             return made(texture, [&] { return std::make_unique<TexturePresent>(s, Present::Texture); });
+        if (present == Present::Direct)
+            return made(direct, [&] { return std::make_unique<TexturePresent>(s, Present::Direct); });
         return made(surface, [&] { return std::make_unique<TexturePresent>(s, Present::Surface); });
     }
     template <class Make>
@@ -40,25 +50,32 @@ struct FramePainter::Cuda {
         if (!p) p = make();
         return *p;
     }
-    void collect(StageTimes& times, OpOutputs& outputs, bool wait) {
+    // A path's samples count only while the frames take it: the painter cleared the times when
+    // the present or the route changed, and what was still in flight then (another path's copy,
+    // the copy of a frame before a direct one) would show as a stage the frames no longer have.
+    void collect(StageTimes& times, OpOutputs& outputs, bool wait, FrameRoute route) {
         launches.collect(times, outputs, wait);
-        for (auto* p : {&pixel_buffer, &texture, &surface, &staged})
-            if (*p) (*p)->collect_timings(times, wait);
+        for (auto* p : {&pixel_buffer, &texture, &surface, &direct, &staged})
+            if (*p) (*p)->collect_timings(p->get() == current && route != FrameRoute::Direct ? times : stale, wait);
+        stale.clear();
     }
 };
 
 // One frame's kernels on the GPU, into the target the present path gives.
 class FramePainter::CudaKernels : public FrameKernels {
 public:
-    CudaKernels(CudaLaunches& launches, const CudaFrame& frame) : launches_(launches), frame_(frame) {}
+    CudaKernels(CudaLaunches& launches, const CudaFrame& frame, bool writes_texture)
+        : launches_(launches), frame_(frame), writes_texture_(writes_texture) {}
     std::optional<std::string> run(const PaintTarget& target) override {
-        launches_.launch(frame_, target.pixels);
+        launches_.launch(frame_, target);
         return std::nullopt;
     }
+    bool writes_texture() const override { return writes_texture_; }
 
 private:
     CudaLaunches& launches_;
     const CudaFrame& frame_;
+    bool writes_texture_;
 };
 #else
 struct FramePainter::Cuda {}; // never created without CUDA; complete so unique_ptr can delete it
@@ -183,21 +200,42 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, const Resolv
         if (auto error = attach_sources(*sources, canvas, run)) return error;
     PresentTimers timers{times_, upload_timer_};
     if (cpu) {
+#ifdef KC_HAVE_CUDA
+        if (cuda_) cuda_->current = nullptr; // CUDA copies still in flight are no stage of the cpu's frames
+#endif
         CpuKernels kernels(emulator_, run, resolved, outputs_,
                            writers_->for_cpu(record_writers_, canvas.width(), canvas.height()), times_.kernel);
         auto error = cpu_present_.present(kernels, canvas, timers);
         if (error && info.user_code) *error += user_code_advice();
+        if (!error) route_ = FrameRoute::HostUpload, why_copied_.clear();
         return error;
     }
 #ifdef KC_HAVE_CUDA
-    return faults_lose_the_context([&] {
+    const FrameRoute route = route_for(info, run, resolved);
+    if (route != route_) times_.clear(); // the stages differ (no copy when direct, another kernel)
+    auto error = faults_lose_the_context([&] {
         const CudaFrame frame{run, resolved, two_variants, *writers_, record_writers_};
-        CudaKernels kernels(cuda_->launches, frame);
+        CudaKernels kernels(cuda_->launches, frame, route == FrameRoute::Direct);
         return cuda_->path(backend_, present_).present(kernels, canvas, timers);
     });
+    if (!error) route_ = route;
+    return error;
 #else
     return "this kcanvas was built without CUDA";
 #endif
+}
+
+// Which way this frame will reach the texture on a CUDA backend; for present direct, why_copied_
+// says why a frame that could not write the texture took the copy.
+FrameRoute FramePainter::route_for(const OpInfo& op, const PaintJob& job, const ResolvedLaunch& resolved) {
+    why_copied_.clear();
+    if (backend_ == Backend::CudaStaged) return FrameRoute::HostUpload;
+    if (present_ == Present::PixelBuffer) return FrameRoute::GlUpload;
+    if (present_ != Present::Direct) return FrameRoute::Copy;
+    const auto refusal = direct_write_refusal(op, job, resolved, record_writers_);
+    if (!refusal) return FrameRoute::Direct;
+    why_copied_ = *refusal;
+    return FrameRoute::Copy;
 }
 
 // What to do about the cpu backend refusing the user's kernel: only backends that work here.
@@ -271,7 +309,7 @@ const DeviceInfo* FramePainter::device_info() const {
 
 void FramePainter::collect_timings(bool wait) {
 #ifdef KC_HAVE_CUDA
-    if (cuda_) faults_lose_the_context([&] { cuda_->collect(times_, outputs_, wait); });
+    if (cuda_) faults_lose_the_context([&] { cuda_->collect(times_, outputs_, wait, route_); });
 #endif
     // A whole canvas takes microseconds to upload; a software GL (Mesa's llvmpipe) answers some
     // GL_TIME_ELAPSED queries with (nearly) 0, having run the upload outside the query: no measurement.

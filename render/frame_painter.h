@@ -33,6 +33,7 @@ struct DeviceSummary {
 };
 
 class WriterRecord;
+struct OpInfo;
 
 class FramePainter {
 public:
@@ -75,6 +76,10 @@ public:
     // Moves finished timings into times(); never blocks unless `wait` (end of a headless run).
     void collect_timings(bool wait = false);
     const StageTimes& times() const { return times_; }
+    // Which way the last painted frame reached the texture (direct: the op's kernel wrote it).
+    FrameRoute route() const { return route_; }
+    // With present direct, why the last frame took the buffer and the copy instead ("" if it did not).
+    const std::string& why_copied() const { return why_copied_; }
     StageTimes& times() { return times_; }
     // Whether the last paint ran both variants of a two-variant op (times().variant holds both).
     // The cpu backend never does: its one plain C++ implementation serves both variants.
@@ -101,13 +106,16 @@ private:
     class CudaKernels;
     std::optional<std::string> attach_sources(const SourceImages& sources, const Canvas& canvas, PaintJob& run);
     PresentPath& present_path();
+    FrameRoute route_for(const OpInfo& op, const PaintJob& job, const ResolvedLaunch& resolved);
     std::string user_code_advice() const;
 
     std::unique_ptr<Cuda> cuda_;
     CpuGridEmulator emulator_;
     CpuPresent cpu_present_;
     Backend backend_ = Backend::Cpu;
-    Present present_ = Present::Surface; // measured fastest on the H200 (results/)
+    Present present_ = Present::Direct; // no copy where the frame allows; measured on the H200 (results/)
+    FrameRoute route_ = FrameRoute::HostUpload;
+    std::string why_copied_;
     std::array<std::string, 3> why_not_;
     std::vector<int> gl_gpus_;
     StageTimes times_;

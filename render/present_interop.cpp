@@ -46,6 +46,7 @@ std::optional<std::string> PixelBufferPresent::present(FrameKernels& kernels, Ca
 }
 
 std::optional<std::string> TexturePresent::present(FrameKernels& kernels, Canvas& canvas, PresentTimers& timers) {
+    if (how_ == Present::Direct && kernels.writes_texture()) return present_direct(kernels, canvas, timers);
     if (device_pixels_.size() != canvas.pixel_count()) device_pixels_ = DeviceBuffer<Pixel>(canvas.pixel_count());
     const CudaGlImage& registration = registered<TextureLink>(canvas, canvas.texture()).registration;
     if (auto refusal = kernels.run({device_pixels_.data()})) return refusal;
@@ -71,6 +72,23 @@ std::optional<std::string> TexturePresent::present(FrameKernels& kernels, Canvas
         canvas.mark_texture_written_raw();
     else
         canvas.mark_texture_written_rgba();
+    return std::nullopt;
+}
+
+// The op's kernel writes the mapped texture through its surface: no buffer, no copy, no copy timer.
+std::optional<std::string> TexturePresent::present_direct(FrameKernels& kernels, Canvas& canvas,
+                                                          PresentTimers& timers) {
+    const CudaGlImage& registration = registered<TextureLink>(canvas, canvas.texture()).registration;
+    const auto t_map = Clock::now();
+    std::optional<Clock::time_point> t_unmap;
+    {
+        ScopedCudaImageMap mapped(registration, stream_);
+        timers.times.map.add(micros_since(t_map));
+        if (auto refusal = kernels.run({nullptr, mapped.surface()})) return refusal;
+        t_unmap = Clock::now();
+    }
+    timers.times.unmap.add(micros_since(*t_unmap));
+    canvas.mark_texture_written_rgba(); // the surface sink swizzles, as the copy kernel does
     return std::nullopt;
 }
 

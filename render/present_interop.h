@@ -2,8 +2,10 @@
 // cuda-interop's presents: the kernels' pixels reach the GL texture without leaving the GPU.
 //   PixelBufferPresent (pbo)  the kernels write the canvas' GL pixel buffer, mapped for CUDA; GL
 //                             then copies it into the texture (glTexSubImage2D from the buffer)
-//   TexturePresent (texture, surface)  the kernels write CUDA memory, copied into the canvas'
-//                             texture (registered as an image) while it is mapped; no GL upload
+//   TexturePresent (texture, surface, direct)  the kernels write CUDA memory, copied into the
+//                             canvas' texture (registered as an image) while it is mapped; no GL
+//                             upload. Direct: kernels that may (FrameKernels::writes_texture)
+//                             write the mapped texture themselves, and nothing is copied.
 // Their CUDA registrations are links of the canvas (canvas.h): made on first use after a resize,
 // released by the canvas before it deletes the GL objects.
 #include <cuda_runtime_api.h>
@@ -26,15 +28,17 @@ private:
 
 class TexturePresent : public PresentPath {
 public:
-    // `how`: Present::Texture (cudaMemcpy2DToArray) or Present::Surface (a copy kernel's surface writes).
+    // `how`: Present::Texture (cudaMemcpy2DToArray), Present::Surface (a copy kernel's surface
+    // writes) or Present::Direct (no copy where the kernels allow, else Surface's copy).
     TexturePresent(cudaStream_t stream, Present how) : stream_(stream), how_(how) {}
     std::optional<std::string> present(FrameKernels& kernels, Canvas& canvas, PresentTimers& timers) override;
     void collect_timings(StageTimes& times, bool wait) override;
 
 private:
+    std::optional<std::string> present_direct(FrameKernels& kernels, Canvas& canvas, PresentTimers& timers);
     cudaStream_t stream_;
     Present how_;
-    DeviceBuffer<Pixel> device_pixels_; // the kernels' output
+    DeviceBuffer<Pixel> device_pixels_; // the kernels' output, unless they write the texture
     GpuTimerRing copy_timer_;
 };
 

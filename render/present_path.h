@@ -4,6 +4,7 @@
 // present_interop (pbo, texture, surface), owning its buffers and timers, and creating the CUDA
 // registrations the canvas holds (CanvasLink) for its GL objects.
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -28,10 +29,11 @@ struct StageTimes {
 };
 
 // Where the frame's kernels write: width*height pixels, the canvas' rows top first (device memory
-// on the CUDA paths, host memory on cpu). A path that lets the op's kernel write the registered
-// texture itself would add its surface object here, set while the texture is mapped.
+// on the CUDA paths, host memory on cpu), or, when `pixels` is null, the mapped canvas texture
+// itself through `surface` (a cudaSurfaceObject_t, set while the texture is mapped; direct).
 struct PaintTarget {
     Pixel* pixels = nullptr;
+    std::uint64_t surface = 0;
 };
 
 // The frame's kernels, prepared by the painter: a path runs them once, into its target, between
@@ -40,6 +42,9 @@ struct PaintTarget {
 class FrameKernels {
 public:
     virtual std::optional<std::string> run(const PaintTarget& target) = 0;
+    // Whether the painter chose to let these kernels write the texture (PaintTarget::surface):
+    // a path that can give a surface then does, and skips its buffer and copy.
+    virtual bool writes_texture() const { return false; }
 
 protected:
     ~FrameKernels() = default;

@@ -54,7 +54,8 @@ TEST_F(GpuInterop, EveryOpMatchesTheReferenceThroughThePixelBuffer) {
 }
 
 TEST_F(GpuInterop, EveryOpMatchesTheReferenceThroughTheRegisteredTexture) {
-    for (Present present : {Present::Texture, Present::Surface}) {
+    // Direct: the op's kernel writes the texture itself where it can (direct_write.h), the copy otherwise.
+    for (Present present : {Present::Texture, Present::Surface, Present::Direct}) {
         SCOPED_TRACE(std::string(present_name(present)));
         FramePainter painter(Backend::CudaInterop);
         painter.set_present(present);

@@ -76,8 +76,8 @@ public:
     void collect_timings(bool wait = false);
     const StageTimes& times() const { return times_; }
     StageTimes& times() { return times_; }
-    // Whether the last paint ran both variants of a two-variant op (times().variant holds both).
-    // The cpu backend never does: its one plain C++ implementation serves both variants.
+    // Whether the last paint ran every variant of an op of several (times().variant holds them all).
+    // The cpu backend never does: its one plain C++ implementation serves every variant.
     bool ran_both_variants() const { return ran_both_variants_; }
 
     // Compiles the user's kernel (op user_kernel) with NVRTC for this painter's GPU and loads it;
@@ -92,6 +92,9 @@ public:
     // costs a write per pixel. sm_of_pixel reads one entry of the last paint that kept it.
     void record_writers(bool on) { record_writers_ = on; }
     std::optional<unsigned> sm_of_pixel(int x, int y);
+    // The copy bandwidth (GB/s) the roofline of the active backend's kernels is stated against,
+    // measured once when CUDA started; 0 on the cpu backend, which states no roofline.
+    double copy_gbs() const;
     // The CUDA device's properties, or null without one (the CPU backend still shows them).
     const DeviceInfo* device_info() const;
 

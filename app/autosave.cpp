@@ -1,8 +1,8 @@
-#include "autosave.h"
+#include "app/autosave.h"
 
 #include <utility>
 
-#include "kernel_files.h"
+#include "app/kernel_files.h"
 
 namespace kc {
 

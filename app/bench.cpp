@@ -1,4 +1,4 @@
-#include "bench.h"
+#include "app/bench.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -8,22 +8,22 @@
 #include <functional>
 #include <memory>
 
-#include "atomic_file.h"
-#include "block_sweep.h"
-#include "gl_context.h"
-#include "gl_timer.h"
-#include "ops/roofline.h"
-#include "registry.h"
-#include "source_images.h"
-#include "user_kernel.h"
-#include "watchdog.h"
+#include "app/block_sweep.h"
+#include "app/watchdog.h"
+#include "gpu/ops/roofline.h"
+#include "gpu/registry.h"
+#include "gpu/user_kernel.h"
+#include "render/atomic_file.h"
+#include "render/gl_context.h"
+#include "render/gl_timer.h"
+#include "render/source_images.h"
 #ifdef KC_HAVE_CUDA
-#include "copy_bandwidth.h"
-#include "cuda_device.h"
-#include "cuda_gl_buffer.h"
-#include "cuda_paint.h"
-#include "cuda_raii.h"
-#include "ops/matmul_cuda.h"
+#include "gpu/copy_bandwidth.h"
+#include "gpu/cuda_device.h"
+#include "gpu/cuda_paint.h"
+#include "gpu/cuda_raii.h"
+#include "gpu/ops/matmul_cuda.h"
+#include "render/cuda_gl_buffer.h"
 #endif
 
 namespace kc {

@@ -1,4 +1,4 @@
-#include "block_sweep.h"
+#include "app/block_sweep.h"
 
 #include <algorithm>
 

@@ -7,10 +7,10 @@
 #include <functional>
 #include <vector>
 
-#include "canvas.h"
-#include "frame_painter.h"
-#include "paint_job.h"
-#include "source_images.h"
+#include "gpu/paint_job.h"
+#include "render/canvas.h"
+#include "render/frame_painter.h"
+#include "render/source_images.h"
 
 namespace kc {
 

@@ -1,12 +1,12 @@
-#include "canvas_input.h"
+#include "app/canvas_input.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "param_limits.h"
-#include "registry.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

@@ -3,7 +3,7 @@
 // it (left drag where the op has no use for the left button, middle or right drag always); + and -
 // zoom about the canvas' middle. Mandelbrot and Julia keep the plain wheel and left drag for
 // their own centre and zoom; Ctrl+wheel zooms their view.
-#include "ui_state.h"
+#include "app/ui_state.h"
 
 namespace kc {
 

@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 #include <string>
 
-#include "registry.h"
-#include "teach_panel.h"
-#include "thread_of_pixel.h"
-#include "widgets.h"
+#include "app/teach_panel.h"
+#include "app/widgets.h"
+#include "gpu/registry.h"
+#include "gpu/thread_of_pixel.h"
 
 namespace kc {
 

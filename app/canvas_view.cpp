@@ -1,4 +1,4 @@
-#include "canvas_view.h"
+#include "app/canvas_view.h"
 
 #include <algorithm>
 #include <array>

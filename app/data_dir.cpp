@@ -1,4 +1,4 @@
-#include "data_dir.h"
+#include "app/data_dir.h"
 
 #include <cstdlib>
 #include <sstream>

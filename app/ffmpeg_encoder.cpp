@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "atomic_file.h"
-#include "frame_encoder.h"
+#include "app/frame_encoder.h"
+#include "render/atomic_file.h"
 
 extern char** environ;
 

@@ -1,4 +1,4 @@
-#include "frame_encoder.h"
+#include "app/frame_encoder.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "atomic_file.h"
-#include "image_io.h"
+#include "render/atomic_file.h"
+#include "render/image_io.h"
 
 namespace kc {
 

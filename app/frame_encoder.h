@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "pixel.h"
+#include "gpu/pixel.h"
 
 namespace kc {
 

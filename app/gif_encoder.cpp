@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <utility>
 
-#include "atomic_file.h"
-#include "frame_encoder.h"
+#include "app/frame_encoder.h"
+#include "render/atomic_file.h"
 
 namespace kc {
 

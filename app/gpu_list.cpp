@@ -1,4 +1,4 @@
-#include "gpu_list.h"
+#include "app/gpu_list.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,9 +9,9 @@
 #ifdef KC_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "cuda_check.h"
-#include "cuda_device.h"
-#include "cuda_gl_buffer.h"
+#include "gpu/cuda_check.h"
+#include "gpu/cuda_device.h"
+#include "render/cuda_gl_buffer.h"
 #endif
 
 namespace kc {

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "gl_context.h"
-#include "gpu_select.h"
+#include "gpu/gpu_select.h"
+#include "render/gl_context.h"
 
 namespace kc {
 

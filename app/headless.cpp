@@ -1,4 +1,4 @@
-#include "headless.h"
+#include "app/headless.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -7,19 +7,19 @@
 #include <memory>
 #include <vector>
 
-#include "canvas.h"
-#include "cpu_emulator.h"
-#include "frame_painter.h"
-#include "gl_context.h"
-#include "image_io.h"
-#include "kernel_files.h"
-#include "ops/roofline.h"
-#include "param_limits.h"
-#include "registry.h"
-#include "source_images.h"
-#include "watchdog.h"
+#include "app/kernel_files.h"
+#include "app/watchdog.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/ops/roofline.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "render/canvas.h"
+#include "render/frame_painter.h"
+#include "render/gl_context.h"
+#include "render/image_io.h"
+#include "render/source_images.h"
 #ifdef KC_HAVE_CUDA
-#include "cuda_device.h"
+#include "gpu/cuda_device.h"
 #endif
 
 namespace kc {

@@ -1,5 +1,5 @@
 #pragma once
-#include "options.h"
+#include "app/options.h"
 
 namespace kc {
 // kcanvas --headless: renders o.frames frames without a window, prints timings, writes --out.

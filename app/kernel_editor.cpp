@@ -1,4 +1,4 @@
-#include "kernel_editor.h"
+#include "app/kernel_editor.h"
 
 #include <algorithm>
 #include <charconv>

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ui_state.h"
-#include "user_kernel.h"
+#include "app/ui_state.h"
+#include "gpu/user_kernel.h"
 
 namespace kc {
 

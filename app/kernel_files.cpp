@@ -1,4 +1,4 @@
-#include "kernel_files.h"
+#include "app/kernel_files.h"
 
 #include <fmt/format.h>
 
@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "atomic_file.h"
-#include "user_dirs.h"
+#include "app/user_dirs.h"
+#include "render/atomic_file.h"
 
 namespace kc {
 

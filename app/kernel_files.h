@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "user_dirs.h" // user_data_dir(), rescue_dir()
+#include "app/user_dirs.h" // user_data_dir(), rescue_dir()
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "kernel_panel.h"
+#include "app/kernel_panel.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -8,10 +8,10 @@
 #include <cstring>
 #include <string>
 
-#include "kernel_editor.h"
-#include "ui_scale.h"
-#include "user_kernel.h"
-#include "widgets.h"
+#include "app/kernel_editor.h"
+#include "app/ui_scale.h"
+#include "app/widgets.h"
+#include "gpu/user_kernel.h"
 
 namespace kc {
 

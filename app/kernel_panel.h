@@ -2,8 +2,8 @@
 // The panel's part for the user's own kernel (op user_kernel): the code editor, starters, file
 // load/save, Compile (and Ctrl+Enter), the compile log, the read-only prelude; the dialog that
 // asks about unsaved edits at quit, and the one that explains a kernel fault before kcanvas closes.
-#include "panel.h"
-#include "ui_state.h"
+#include "app/panel.h"
+#include "app/ui_state.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "key_events.h"
+#include "app/key_events.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>

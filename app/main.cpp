@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <string_view>
 
-#include "gpu_list.h"
-#include "headless.h"
-#include "options.h"
-#include "record.h"
-#include "ui_script.h"
-#include "version.h"
-#include "windowed.h"
+#include "app/gpu_list.h"
+#include "app/headless.h"
+#include "app/options.h"
+#include "app/record.h"
+#include "app/ui_script.h"
+#include "app/version.h"
+#include "app/windowed.h"
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "record") return kc::run_record_command(argc, argv);

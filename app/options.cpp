@@ -1,4 +1,4 @@
-#include "options.h"
+#include "app/options.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,15 +6,15 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "atomic_file.h"
-#include "data_dir.h"
-#include "gpu_list.h"
-#include "image_io.h"
-#include "kernel_files.h"
-#include "param_limits.h"
-#include "preset.h"
-#include "registry.h"
-#include "source_images.h"
+#include "app/data_dir.h"
+#include "app/gpu_list.h"
+#include "app/kernel_files.h"
+#include "app/preset.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "render/atomic_file.h"
+#include "render/image_io.h"
+#include "render/source_images.h"
 
 namespace kc {
 

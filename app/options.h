@@ -5,11 +5,11 @@
 #include <utility>
 #include <variant>
 
-#include "backend.h"
-#include "bench.h"
-#include "launch_config.h"
-#include "paint_job.h"
-#include "preset.h"
+#include "app/bench.h"
+#include "app/preset.h"
+#include "gpu/launch_config.h"
+#include "gpu/paint_job.h"
+#include "render/backend.h"
 
 namespace kc {
 

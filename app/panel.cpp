@@ -1,6 +1,6 @@
-#include "panel.h"
+#include "app/panel.h"
 
-#include "block_sweep.h"
+#include "app/block_sweep.h"
 
 #include <imgui.h>
 
@@ -10,20 +10,20 @@
 #include <string>
 #include <vector>
 
-#include "image_io.h"
-#include "kernel_panel.h"
-#include "ops/roofline.h"
-#include "panel_text.h"
-#include "param_limits.h"
-#include "preset_panel.h"
-#include "record_panel.h"
-#include "registry.h"
-#include "teach_panel.h"
-#include "thread_of_pixel.h"
-#include "tune_panel.h"
-#include "ui_scale.h"
-#include "widgets.h"
-#include "window_layout.h"
+#include "app/kernel_panel.h"
+#include "app/panel_text.h"
+#include "app/preset_panel.h"
+#include "app/record_panel.h"
+#include "app/teach_panel.h"
+#include "app/tune_panel.h"
+#include "app/ui_scale.h"
+#include "app/widgets.h"
+#include "app/window_layout.h"
+#include "gpu/ops/roofline.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "gpu/thread_of_pixel.h"
+#include "render/image_io.h"
 
 namespace kc {
 

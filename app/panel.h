@@ -1,9 +1,9 @@
 #pragma once
 // The Dear ImGui control panel: reads and edits UiState, shows the painter's timings.
-#include "block_sweep.h"
-#include "canvas_view.h"
-#include "frame_painter.h"
-#include "ui_state.h"
+#include "app/block_sweep.h"
+#include "app/canvas_view.h"
+#include "app/ui_state.h"
+#include "render/frame_painter.h"
 
 namespace kc {
 

@@ -1,8 +1,8 @@
-#include "panel_text.h"
+#include "app/panel_text.h"
 
 #include <string>
 
-#include "widgets.h"
+#include "app/widgets.h"
 
 namespace kc {
 

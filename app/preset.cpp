@@ -1,15 +1,15 @@
-#include "preset.h"
+#include "app/preset.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <set>
 
-#include "atomic_file.h"
-#include "kernel_files.h"
-#include "paint_job.h"
-#include "param_limits.h"
-#include "registry.h"
+#include "app/kernel_files.h"
+#include "gpu/paint_job.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "render/atomic_file.h"
 
 namespace kc {
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "paint_job.h"
+#include "gpu/paint_job.h"
 
 namespace kc {
 

@@ -1,12 +1,12 @@
-#include "preset_panel.h"
+#include "app/preset_panel.h"
 
 #include <imgui.h>
 
 #include <fmt/format.h>
 
-#include "panel_text.h"
-#include "registry.h"
-#include "widgets.h"
+#include "app/panel_text.h"
+#include "app/widgets.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

@@ -1,8 +1,8 @@
 #pragma once
 // The panel's "Preset and command line" section: a file field with Save preset / Load preset,
 // and Copy command line (the clipboard, and shown). Presets are preset.h's JSON files.
-#include "preset.h"
-#include "ui_state.h"
+#include "app/preset.h"
+#include "app/ui_state.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "record.h"
+#include "app/record.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -11,16 +11,16 @@
 #include <filesystem>
 #include <memory>
 
-#include "cpu_emulator.h"
-#include "gl_context.h"
-#include "kernel_files.h"
-#include "options.h"
-#include "record_render.h"
-#include "recorder.h"
-#include "registry.h"
-#include "source_images.h"
+#include "app/kernel_files.h"
+#include "app/options.h"
+#include "app/record_render.h"
+#include "app/recorder.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/registry.h"
+#include "render/gl_context.h"
+#include "render/source_images.h"
 #ifdef KC_HAVE_CUDA
-#include "cuda_device.h"
+#include "gpu/cuda_device.h"
 #endif
 
 namespace kc {

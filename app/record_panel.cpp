@@ -1,4 +1,4 @@
-#include "record_panel.h"
+#include "app/record_panel.h"
 
 #include <imgui.h>
 
@@ -10,15 +10,15 @@
 #include <filesystem>
 #include <optional>
 
-#include "frame_encoder.h"
-#include "kernel_files.h"
-#include "panel_text.h"
-#include "record_render.h"
-#include "recorder.h"
-#include "registry.h"
-#include "ui_state.h"
-#include "user_dirs.h"
-#include "widgets.h"
+#include "app/frame_encoder.h"
+#include "app/kernel_files.h"
+#include "app/panel_text.h"
+#include "app/record_render.h"
+#include "app/recorder.h"
+#include "app/ui_state.h"
+#include "app/user_dirs.h"
+#include "app/widgets.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

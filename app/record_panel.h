@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "frame_painter.h"
+#include "render/frame_painter.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "record_render.h"
+#include "app/record_render.h"
 
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cfloat>
 
-#include "gl_objects.h"
-#include "registry.h"
-#include "teach_panel.h"
-#include "ui_scale.h"
-#include "ui_state.h"
-#include "widgets.h"
+#include "app/teach_panel.h"
+#include "app/ui_scale.h"
+#include "app/ui_state.h"
+#include "app/widgets.h"
+#include "gpu/registry.h"
+#include "render/gl_objects.h"
 
 namespace kc {
 

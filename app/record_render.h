@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "canvas.h"
-#include "frame_painter.h"
-#include "recording.h"
-#include "source_images.h"
+#include "app/recording.h"
+#include "render/canvas.h"
+#include "render/frame_painter.h"
+#include "render/source_images.h"
 
 struct ImGuiContext;
 

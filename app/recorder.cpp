@@ -1,4 +1,4 @@
-#include "recorder.h"
+#include "app/recorder.h"
 
 #include <fmt/format.h>
 

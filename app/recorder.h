@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "frame_encoder.h"
-#include "recording.h"
+#include "app/frame_encoder.h"
+#include "app/recording.h"
 
 namespace kc {
 

@@ -1,12 +1,12 @@
-#include "recording.h"
+#include "app/recording.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "param_limits.h"
-#include "registry.h"
-#include "thread_of_pixel.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "gpu/thread_of_pixel.h"
 
 namespace kc {
 

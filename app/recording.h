@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "launch_config.h"
-#include "paint_job.h"
-#include "time_clock.h"
+#include "app/time_clock.h"
+#include "gpu/launch_config.h"
+#include "gpu/paint_job.h"
 
 namespace kc {
 

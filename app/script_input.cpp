@@ -1,4 +1,4 @@
-#include "script_input.h"
+#include "app/script_input.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>

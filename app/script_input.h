@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "widgets.h"
+#include "app/widgets.h"
 
 struct GLFWwindow;
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "user_dirs.h" // config_dir()
+#include "app/user_dirs.h" // config_dir()
 
 namespace kc {
 

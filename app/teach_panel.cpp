@@ -1,4 +1,4 @@
-#include "teach_panel.h"
+#include "app/teach_panel.h"
 
 #include <imgui.h>
 
@@ -7,15 +7,15 @@
 #include <fmt/format.h>
 #include <utility>
 
-#include "device_figures.h"
-#include "gl_context.h"
-#include "gpu_list.h"
-#include "launch_figures.h"
-#include "paint_job.h"
-#include "panel_text.h"
-#include "registry.h"
-#include "thread_of_pixel.h"
-#include "widgets.h"
+#include "app/gpu_list.h"
+#include "app/panel_text.h"
+#include "app/widgets.h"
+#include "gpu/device_figures.h"
+#include "gpu/launch_figures.h"
+#include "gpu/paint_job.h"
+#include "gpu/registry.h"
+#include "gpu/thread_of_pixel.h"
+#include "render/gl_context.h"
 
 namespace kc {
 

@@ -2,9 +2,9 @@
 // The teaching tools of the issue "see which thread painted which pixel": panel sections (mapping
 // formula, view legend, coverage, step mode, device figures) and the canvas overlay (inspector,
 // block outlines, repeated-write flags). Kept out of panel.cpp; each is called from one line.
-#include "canvas.h"
-#include "panel.h"
-#include "ui_state.h"
+#include "app/panel.h"
+#include "app/ui_state.h"
+#include "render/canvas.h"
 
 namespace kc {
 

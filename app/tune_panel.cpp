@@ -1,4 +1,4 @@
-#include "tune_panel.h"
+#include "app/tune_panel.h"
 
 #include <imgui.h>
 
@@ -8,9 +8,9 @@
 #include <optional>
 #include <utility>
 
-#include "panel_text.h"
-#include "registry.h"
-#include "widgets.h"
+#include "app/panel_text.h"
+#include "app/widgets.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

@@ -4,9 +4,9 @@
 // The sweep itself runs in the frame loop (BlockSweep); this section only shows and asks.
 #include <string>
 
-#include "block_sweep.h"
-#include "panel.h"
-#include "ui_state.h"
+#include "app/block_sweep.h"
+#include "app/panel.h"
+#include "app/ui_state.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "ui_scale.h"
+#include "app/ui_scale.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>

@@ -1,4 +1,4 @@
-#include "ui_script.h"
+#include "app/ui_script.h"
 
 #include <fmt/format.h>
 
@@ -9,11 +9,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "kernel_editor.h"
-#include "param_limits.h"
-#include "registry.h"
-#include "user_kernel.h"
-#include "widgets.h"
+#include "app/kernel_editor.h"
+#include "app/widgets.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "gpu/user_kernel.h"
 
 namespace kc {
 

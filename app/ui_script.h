@@ -29,8 +29,8 @@
 #include <string>
 #include <string_view>
 
-#include "script_input.h"
-#include "ui_state.h"
+#include "app/script_input.h"
+#include "app/ui_state.h"
 
 namespace kc {
 

@@ -6,15 +6,15 @@
 #include <utility>
 #include <vector>
 
-#include "backend.h"
-#include "canvas_view.h"
-#include "launch_config.h"
-#include "paint_job.h"
-#include "record_panel.h"
-#include "settings.h"
-#include "source_images.h"
-#include "teach_state.h"
-#include "time_clock.h"
+#include "app/canvas_view.h"
+#include "app/record_panel.h"
+#include "app/settings.h"
+#include "app/teach_state.h"
+#include "app/time_clock.h"
+#include "gpu/launch_config.h"
+#include "gpu/paint_job.h"
+#include "render/backend.h"
+#include "render/source_images.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "user_dirs.h"
+#include "app/user_dirs.h"
 
 #include <array>
 #include <cstdio>

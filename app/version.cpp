@@ -1,17 +1,17 @@
-#include "version.h"
+#include "app/version.h"
 
 #include <fmt/format.h>
 
 #include <vector>
 
-#include "data_dir.h"
-#include "egl_probe.h"
+#include "app/data_dir.h"
+#include "gpu/user_kernel.h"
 #include "kc_build_info.h" // generated: KC_VERSION, KC_GIT_COMMIT, KC_CUDA_VERSION, KC_CUDA_ARCHS
-#include "user_kernel.h"
+#include "render/egl_probe.h"
 #ifdef KC_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "cuda_device.h"
+#include "gpu/cuda_device.h"
 #endif
 
 namespace kc {

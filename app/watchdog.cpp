@@ -1,11 +1,11 @@
-#include "watchdog.h"
+#include "app/watchdog.h"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <cstdlib>
 
-#include "kernel_files.h"
+#include "app/kernel_files.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "widgets.h"
+#include "app/widgets.h"
 
 #include <imgui_internal.h>
 

@@ -1,12 +1,12 @@
-#include "window_layout.h"
+#include "app/window_layout.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "registry.h"
-#include "widgets.h"
+#include "app/widgets.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

@@ -2,8 +2,8 @@
 // How the window is shared: the panel is a side area (left or right) the height of the window
 // above the status bar, resizable by dragging its inner edge ("Panel edge" to scripts); the status bar runs along the
 // bottom, always visible; the canvas takes the rest. Collapsing the panel widens the canvas.
-#include "canvas_view.h"
-#include "ui_state.h"
+#include "app/canvas_view.h"
+#include "app/ui_state.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "windowed.h"
+#include "app/windowed.h"
 
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -20,27 +20,27 @@
 #include <utility>
 #include <vector>
 
-#include "autosave.h"
-#include "block_sweep.h"
-#include "canvas.h"
-#include "canvas_input.h"
-#include "frame_painter.h"
-#include "gl_context.h"
-#include "image_io.h"
-#include "kernel_editor.h"
-#include "kernel_files.h"
-#include "key_events.h"
-#include "panel.h"
-#include "record_panel.h"
-#include "registry.h"
-#include "settings.h"
-#include "teach_panel.h"
-#include "tune_panel.h"
-#include "ui_scale.h"
-#include "ui_script.h"
-#include "user_kernel.h"
-#include "watchdog.h"
-#include "widgets.h"
+#include "app/autosave.h"
+#include "app/block_sweep.h"
+#include "app/canvas_input.h"
+#include "app/kernel_editor.h"
+#include "app/kernel_files.h"
+#include "app/key_events.h"
+#include "app/panel.h"
+#include "app/record_panel.h"
+#include "app/settings.h"
+#include "app/teach_panel.h"
+#include "app/tune_panel.h"
+#include "app/ui_scale.h"
+#include "app/ui_script.h"
+#include "app/watchdog.h"
+#include "app/widgets.h"
+#include "gpu/registry.h"
+#include "gpu/user_kernel.h"
+#include "render/canvas.h"
+#include "render/frame_painter.h"
+#include "render/gl_context.h"
+#include "render/image_io.h"
 
 namespace kc {
 

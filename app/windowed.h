@@ -1,5 +1,5 @@
 #pragma once
-#include "options.h"
+#include "app/options.h"
 
 namespace kc {
 // kcanvas with a window: the frame loop and the ImGui panel. Returns the process exit code.

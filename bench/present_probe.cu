@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "gl_context.h"
+#include "render/gl_context.h"
 #include <dlfcn.h>
 #include <glad/egl.h>
 using EventFromEglSync = CUresult (*)(CUevent*, void*, unsigned int);

@@ -1,10 +1,10 @@
-#include "copy_bandwidth.h"
+#include "gpu/copy_bandwidth.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "cuda_check.h"
-#include "cuda_raii.h"
+#include "gpu/cuda_check.h"
+#include "gpu/cuda_raii.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "cpu_emulator.h"
+#include "gpu/cpu_emulator.h"
 
 #include <algorithm>
 #include <array>
@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "ops/op_list.h"
-#include "registry.h"
+#include "gpu/ops/op_list.h"
+#include "gpu/registry.h"
 
 namespace kc {
 
@@ -72,7 +72,7 @@ void run_blocks(const EmulatedLaunch& l, long long first, long long last, unsign
 using BlockRunner = void (*)(const EmulatedLaunch&, long long, long long, unsigned);
 constexpr std::array kRunners{
 #define KC_OP(Functor) static_cast<BlockRunner>(&run_blocks<Functor>),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_OP
 };
 

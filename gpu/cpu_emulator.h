@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "ops/op_base.h"
-#include "paint_job.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/paint_job.h"
 
 namespace kc {
 

@@ -1,10 +1,10 @@
-#include "cuda_device.h"
+#include "gpu/cuda_device.h"
 
 #include <cuda_runtime_api.h>
 
 #include <fmt/format.h>
 
-#include "cuda_check.h"
+#include "gpu/cuda_check.h"
 
 namespace kc {
 

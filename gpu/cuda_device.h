@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "gpu_select.h"
-#include "launch_config.h"
+#include "gpu/gpu_select.h"
+#include "gpu/launch_config.h"
 
 namespace kc {
 

@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include "cuda_raii.h"
-#include "paint_job.h"
-#include "user_kernel.h"
+#include "gpu/cuda_raii.h"
+#include "gpu/paint_job.h"
+#include "gpu/user_kernel.h"
 
 namespace kc {
 

@@ -1,11 +1,11 @@
-#include "cuda_paint.h"
+#include "gpu/cuda_paint.h"
 
 #include <array>
 
-#include "cuda_check.h"
-#include "ops/op_list.h"
-#include "ops/sources.h"
-#include "registry.h"
+#include "gpu/cuda_check.h"
+#include "gpu/ops/op_list.h"
+#include "gpu/ops/sources.h"
+#include "gpu/registry.h"
 
 namespace kc {
 
@@ -133,7 +133,7 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
 
 constexpr std::array kLaunchers{
 #define KC_OP(Functor) static_cast<Launcher>(&launch<Functor>),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_OP
 };
 
@@ -153,7 +153,7 @@ constexpr ReadBackHook read_back_hook() {
 
 constexpr std::array kReadBacks{
 #define KC_OP(Functor) read_back_hook<Functor>(),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_OP
 };
 
@@ -174,7 +174,7 @@ int max_active_blocks(int threads_per_block) {
 
 constexpr std::array kOccupancyQueries{
 #define KC_OP(Functor) static_cast<OccupancyQuery>(&max_active_blocks<Functor>),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_OP
 };
 

@@ -6,11 +6,11 @@
 #include <optional>
 #include <string>
 
-#include "cuda_device.h"
-#include "cuda_ops.h"
-#include "launch_figures.h"
-#include "ops/op_base.h"
-#include "paint_job.h"
+#include "gpu/cuda_device.h"
+#include "gpu/cuda_ops.h"
+#include "gpu/launch_figures.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/paint_job.h"
 
 namespace kc {
 

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "cuda_check.h"
+#include "gpu/cuda_check.h"
 
 namespace kc {
 

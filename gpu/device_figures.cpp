@@ -1,9 +1,9 @@
-#include "device_figures.h"
+#include "gpu/device_figures.h"
 
-#include "registry.h"
+#include "gpu/registry.h"
 
 #ifdef KC_HAVE_CUDA
-#include "cuda_paint.h"
+#include "gpu/cuda_paint.h"
 #endif
 
 namespace kc {

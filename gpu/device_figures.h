@@ -2,8 +2,8 @@
 // The device panel's figures behind a plain C++ call that also compiles without CUDA.
 #include <optional>
 
-#include "cuda_device.h"
-#include "launch_figures.h"
+#include "gpu/cuda_device.h"
+#include "gpu/launch_figures.h"
 
 namespace kc {
 

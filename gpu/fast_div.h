@@ -7,7 +7,7 @@
 // three instructions where a 64-bit multiplier and a 64-bit shift by s took eight.
 #include <cstdint>
 
-#include "pixel.h"
+#include "gpu/pixel.h"
 
 namespace kc {
 

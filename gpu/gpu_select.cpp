@@ -1,4 +1,4 @@
-#include "gpu_select.h"
+#include "gpu/gpu_select.h"
 
 #include <algorithm>
 #include <cctype>

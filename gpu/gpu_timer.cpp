@@ -1,4 +1,4 @@
-#include "gpu_timer.h"
+#include "gpu/gpu_timer.h"
 
 namespace kc {
 

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "cuda_raii.h"
-#include "timing.h"
+#include "gpu/cuda_raii.h"
+#include "gpu/timing.h"
 
 namespace kc {
 

@@ -1,6 +1,6 @@
-#include "launch_config.h"
+#include "gpu/launch_config.h"
 
-#include "named.h"
+#include "gpu/named.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "launch_figures.h"
+#include "gpu/launch_figures.h"
 
 namespace kc {
 

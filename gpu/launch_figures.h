@@ -1,7 +1,7 @@
 #pragma once
 // Figures about a launch's shape on the hardware: warps per block, idle lanes, and (given what the
 // occupancy API says) resident blocks, occupancy and waves. Plain arithmetic, testable anywhere.
-#include "launch_config.h"
+#include "gpu/launch_config.h"
 
 namespace kc {
 

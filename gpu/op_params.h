@@ -1,7 +1,7 @@
 #pragma once
 // The per-frame inputs every operation reads. A plain struct passed by value to kernels.
-#include "fast_div.h"
-#include "pixel.h"
+#include "gpu/fast_div.h"
+#include "gpu/pixel.h"
 
 namespace kc {
 
@@ -23,7 +23,7 @@ struct OpParams {
     // The ops' parameters (weight, cell, level, radius, variant, iterations, ...): one KC_PARAM line
     // each in ops/op_list.h, which also gives their ranges, labels and flags (param_limits.h).
 #define KC_PARAM(type, field, default_value, ...) type field = default_value;
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_PARAM
 
     float seconds = 0.0f; // time since the start, for animated ops (the user kernel's t)

@@ -1,11 +1,11 @@
-#include "paint_job.h"
+#include "gpu/paint_job.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "param_limits.h"
-#include "registry.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

@@ -3,9 +3,9 @@
 #include <optional>
 #include <string>
 
-#include "launch_config.h"
-#include "op_params.h"
-#include "thread_body.h"
+#include "gpu/launch_config.h"
+#include "gpu/op_params.h"
+#include "gpu/thread_body.h"
 
 namespace kc {
 struct OpInfo; // registry.h

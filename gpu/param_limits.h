@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "op_params.h"
+#include "gpu/op_params.h"
 
 namespace kc {
 
@@ -81,7 +81,7 @@ constexpr ParamSpec with_field(ParamSpec s, double default_field) {
 inline constexpr auto kParams = std::to_array<ParamSpec>({
 #define KC_PARAM(type, field, default_value, ...)                                                                      \
     detail::with_field<&OpParams::field>(ParamSpec{__VA_ARGS__}, static_cast<double>(default_value)),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_PARAM
 });
 #pragma GCC diagnostic pop

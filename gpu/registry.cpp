@@ -1,13 +1,13 @@
-#include "registry.h"
+#include "gpu/registry.h"
 
-#include "named.h"
+#include "gpu/named.h"
 
 #include <algorithm>
 #include <array>
 
-#include "param_limits.h"
+#include "gpu/param_limits.h"
 
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 
 namespace kc {
 
@@ -58,7 +58,7 @@ constexpr auto kOps = [] {
     int i = 0;
     return std::array{
 #define KC_OP(Functor) make_info<Functor>(i++),
-#include "ops/op_list.h"
+#include "gpu/ops/op_list.h"
 #undef KC_OP
     };
 }();

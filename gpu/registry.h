@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "ops/op_base.h"
-#include "thread_body.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/thread_body.h"
 
 namespace kc {
 

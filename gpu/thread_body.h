@@ -2,8 +2,8 @@
 // What one thread of a paint launch does, written once for the CUDA kernel and the CPU grid
 // emulator: turn its indices into the pixel(s) it owns (the mapping), then write either the
 // operation's value or a colour that identifies the thread (the view).
-#include "launch_config.h"
-#include "op_params.h"
+#include "gpu/launch_config.h"
+#include "gpu/op_params.h"
 
 namespace kc {
 

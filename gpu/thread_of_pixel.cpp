@@ -1,4 +1,4 @@
-#include "thread_of_pixel.h"
+#include "gpu/thread_of_pixel.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "launch_config.h"
+#include "gpu/launch_config.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "user_kernel.h"
+#include "gpu/user_kernel.h"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #ifdef KC_HAVE_CUDA
-#include "cuda_check.h"
+#include "gpu/cuda_check.h"
 #endif
 
 namespace kc {

@@ -21,10 +21,10 @@
 #ifdef KC_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "context_lost.h"
-#include "cuda_raii.h"
-#include "launch_config.h"
-#include "pixel.h"
+#include "gpu/context_lost.h"
+#include "gpu/cuda_raii.h"
+#include "gpu/launch_config.h"
+#include "gpu/pixel.h"
 #endif
 
 namespace kc {

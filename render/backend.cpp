@@ -1,6 +1,6 @@
-#include "backend.h"
+#include "render/backend.h"
 
-#include "named.h"
+#include "gpu/named.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "canvas.h"
+#include "render/canvas.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -4,8 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "gl_objects.h"
-#include "pixel.h"
+#include "gpu/pixel.h"
+#include "render/gl_objects.h"
 
 namespace kc {
 

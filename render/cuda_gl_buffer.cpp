@@ -1,12 +1,12 @@
-#include "cuda_gl_buffer.h"
+#include "render/cuda_gl_buffer.h"
 
 #include <cuda_gl_interop.h>
 
 #include <algorithm>
 #include <utility>
 
-#include "cuda_check.h"
-#include "gl_objects.h"
+#include "gpu/cuda_check.h"
+#include "render/gl_objects.h"
 
 namespace kc {
 

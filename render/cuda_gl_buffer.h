@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "gpu_select.h"
-#include "pixel.h"
+#include "gpu/gpu_select.h"
+#include "gpu/pixel.h"
 
 struct cudaGraphicsResource;
 

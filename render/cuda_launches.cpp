@@ -1,9 +1,9 @@
-#include "cuda_launches.h"
+#include "render/cuda_launches.h"
 
-#include "copy_bandwidth.h"
-#include "cuda_check.h"
-#include "cuda_paint.h"
-#include "registry.h"
+#include "gpu/copy_bandwidth.h"
+#include "gpu/cuda_check.h"
+#include "gpu/cuda_paint.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

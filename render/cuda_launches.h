@@ -6,16 +6,16 @@
 #include <optional>
 #include <string>
 
-#include "cuda_device.h"
-#include "cuda_ops.h"
-#include "cuda_raii.h"
-#include "gpu_timer.h"
-#include "ops/op_base.h"
-#include "paint_job.h"
-#include "present_path.h"
-#include "source_images.h"
-#include "user_kernel.h"
-#include "writer_record.h"
+#include "gpu/cuda_device.h"
+#include "gpu/cuda_ops.h"
+#include "gpu/cuda_raii.h"
+#include "gpu/gpu_timer.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/paint_job.h"
+#include "gpu/user_kernel.h"
+#include "render/present_path.h"
+#include "render/source_images.h"
+#include "render/writer_record.h"
 
 namespace kc {
 

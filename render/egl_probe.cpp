@@ -1,4 +1,4 @@
-#include "egl_probe.h"
+#include "render/egl_probe.h"
 
 #include <glad/egl.h>
 

@@ -1,16 +1,16 @@
-#include "frame_painter.h"
+#include "render/frame_painter.h"
 
 #include <chrono>
 #include <stdexcept>
 
-#include "registry.h"
-#include "writer_record.h"
+#include "gpu/registry.h"
+#include "render/writer_record.h"
 
 #ifdef KC_HAVE_CUDA
-#include "cuda_gl_buffer.h"
-#include "cuda_launches.h"
-#include "present_interop.h"
-#include "present_staged.h"
+#include "render/cuda_gl_buffer.h"
+#include "render/cuda_launches.h"
+#include "render/present_interop.h"
+#include "render/present_staged.h"
 #endif
 
 namespace kc {

@@ -11,19 +11,19 @@
 #include <string_view>
 #include <vector>
 
-#include "backend.h"
-#include "canvas.h"
-#include "context_lost.h"
-#include "cpu_emulator.h"
-#include "cuda_device.h"
-#include "gl_timer.h"
-#include "launch_config.h"
-#include "ops/op_base.h"
-#include "paint_job.h"
-#include "present_cpu.h"
-#include "present_path.h"
-#include "source_images.h"
-#include "user_kernel.h"
+#include "gpu/context_lost.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/cuda_device.h"
+#include "gpu/launch_config.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/paint_job.h"
+#include "gpu/user_kernel.h"
+#include "render/backend.h"
+#include "render/canvas.h"
+#include "render/gl_timer.h"
+#include "render/present_cpu.h"
+#include "render/present_path.h"
+#include "render/source_images.h"
 
 namespace kc {
 

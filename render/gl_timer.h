@@ -3,7 +3,7 @@
 // later when their results are available, never by waiting.
 #include <vector>
 
-#include "gl_objects.h"
+#include "render/gl_objects.h"
 
 namespace kc {
 

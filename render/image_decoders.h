@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "image_io.h"
+#include "render/image_io.h"
 
 namespace kc::detail {
 

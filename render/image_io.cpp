@@ -1,4 +1,4 @@
-#include "image_io.h"
+#include "render/image_io.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,8 +15,8 @@
 #include <new>
 #include <variant>
 
-#include "atomic_file.h"
-#include "image_decoders.h"
+#include "render/atomic_file.h"
+#include "render/image_decoders.h"
 
 namespace kc {
 

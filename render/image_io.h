@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pixel.h"
+#include "gpu/pixel.h"
 
 namespace kc {
 

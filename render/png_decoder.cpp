@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "image_decoders.h"
+#include "render/image_decoders.h"
 
 namespace kc::detail {
 

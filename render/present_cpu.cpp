@@ -1,4 +1,4 @@
-#include "present_cpu.h"
+#include "render/present_cpu.h"
 
 namespace kc {
 

@@ -3,7 +3,7 @@
 // uploads into the texture.
 #include <vector>
 
-#include "present_path.h"
+#include "render/present_path.h"
 
 namespace kc {
 

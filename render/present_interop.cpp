@@ -1,10 +1,10 @@
-#include "present_interop.h"
+#include "render/present_interop.h"
 
 #include <chrono>
 
-#include "cuda_check.h"
-#include "cuda_gl_buffer.h"
-#include "cuda_paint.h"
+#include "gpu/cuda_check.h"
+#include "gpu/cuda_paint.h"
+#include "render/cuda_gl_buffer.h"
 
 namespace kc {
 

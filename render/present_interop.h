@@ -8,10 +8,10 @@
 // released by the canvas before it deletes the GL objects.
 #include <cuda_runtime_api.h>
 
-#include "backend.h"
-#include "cuda_raii.h"
-#include "gpu_timer.h"
-#include "present_path.h"
+#include "gpu/cuda_raii.h"
+#include "gpu/gpu_timer.h"
+#include "render/backend.h"
+#include "render/present_path.h"
 
 namespace kc {
 

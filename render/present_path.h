@@ -7,11 +7,11 @@
 #include <optional>
 #include <string>
 
-#include "canvas.h"
-#include "gl_timer.h"
-#include "ops/op_base.h"
-#include "pixel.h"
-#include "timing.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/pixel.h"
+#include "gpu/timing.h"
+#include "render/canvas.h"
+#include "render/gl_timer.h"
 
 namespace kc {
 

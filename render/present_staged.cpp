@@ -1,6 +1,6 @@
-#include "present_staged.h"
+#include "render/present_staged.h"
 
-#include "cuda_check.h"
+#include "gpu/cuda_check.h"
 
 namespace kc {
 

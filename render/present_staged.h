@@ -3,9 +3,9 @@
 // memory, which GL uploads into the texture. Works where CUDA cannot register GL objects.
 #include <cuda_runtime_api.h>
 
-#include "cuda_raii.h"
-#include "gpu_timer.h"
-#include "present_path.h"
+#include "gpu/cuda_raii.h"
+#include "gpu/gpu_timer.h"
+#include "render/present_path.h"
 
 namespace kc {
 

@@ -1,4 +1,4 @@
-#include "source_images.h"
+#include "render/source_images.h"
 
 #include <atomic>
 

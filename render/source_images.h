@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "image_io.h"
+#include "render/image_io.h"
 
 namespace kc {
 

@@ -20,7 +20,7 @@
 
 #include <memory>
 
-#include "image_decoders.h"
+#include "render/image_decoders.h"
 
 namespace kc::detail {
 

@@ -1,4 +1,4 @@
-#include "writer_record.h"
+#include "render/writer_record.h"
 
 namespace kc {
 

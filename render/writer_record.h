@@ -5,10 +5,10 @@
 #include <optional>
 #include <vector>
 
-#include "thread_body.h"
+#include "gpu/thread_body.h"
 
 #ifdef KC_HAVE_CUDA
-#include "cuda_raii.h"
+#include "gpu/cuda_raii.h"
 #endif
 
 namespace kc {

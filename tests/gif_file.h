@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pixel.h"
+#include "gpu/pixel.h"
 
 namespace kc::test {
 

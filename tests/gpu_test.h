@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "cuda_device.h"
-#include "cuda_paint.h"
-#include "cuda_raii.h"
-#include "poison.h"
-#include "test_gpu_device.h"
+#include "gpu/cuda_device.h"
+#include "gpu/cuda_paint.h"
+#include "gpu/cuda_raii.h"
+#include "tests/poison.h"
+#include "tests/test_gpu_device.h"
 
 namespace kc::test {
 

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "image_file.h"
-#include "run_process.h"
+#include "tests/image_file.h"
+#include "tests/run_process.h"
 
 namespace kc::test {
 

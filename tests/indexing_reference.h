@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "launch_config.h"
+#include "gpu/launch_config.h"
 
 namespace kc::test {
 

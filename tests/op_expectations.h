@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "ops/matmul.h"
-#include "paint_job.h"
-#include "reference.h"
-#include "reference_ops.h"
-#include "registry.h"
+#include "gpu/ops/matmul.h"
+#include "gpu/paint_job.h"
+#include "gpu/registry.h"
+#include "tests/reference.h"
+#include "tests/reference_ops.h"
 
 namespace kc::ref {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The one value tests fill output with before painting, to find pixels nobody wrote. No op, view
 // or hatch writes alpha 7 (ops write 255; image ops copy inputs that the tests make opaque).
-#include "pixel.h"
+#include "gpu/pixel.h"
 
 namespace kc::test {
 

@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "launch_config.h"
-#include "pixel.h"
+#include "gpu/launch_config.h"
+#include "gpu/pixel.h"
 
 namespace kc::ref {
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "pixel.h"
+#include "gpu/pixel.h"
 
 namespace kc::ref {
 

@@ -8,8 +8,8 @@
 #include <set>
 #include <utility>
 
-#include "block_sweep.h"
-#include "gl_context.h"
+#include "app/block_sweep.h"
+#include "render/gl_context.h"
 
 namespace kc {
 namespace {

@@ -10,16 +10,16 @@
 #include <sstream>
 #include <thread>
 
-#include "cpu_emulator.h"
+#include "gpu/cpu_emulator.h"
 
 #ifdef KC_HAVE_CUDA
-#include "cuda_device.h"
+#include "gpu/cuda_device.h"
 #endif
-#include "image_file.h"
-#include "op_expectations.h"
-#include "registry.h"
-#include "run_process.h"
-#include "time_factor.h"
+#include "gpu/registry.h"
+#include "tests/image_file.h"
+#include "tests/op_expectations.h"
+#include "tests/run_process.h"
+#include "tests/time_factor.h"
 
 namespace kc {
 namespace {

@@ -5,16 +5,16 @@
 #include <chrono>
 #include <memory>
 
-#include "canvas.h"
-#include "cuda_device.h"
-#include "frame_painter.h"
-#include "gl_context.h"
-#include "gpu_test.h"
-#include "op_expectations.h"
-#include "ops/roofline.h"
-#include "registry.h"
-#include "source_images.h"
-#include "test_gpu_device.h"
+#include "gpu/cuda_device.h"
+#include "gpu/ops/roofline.h"
+#include "gpu/registry.h"
+#include "render/canvas.h"
+#include "render/frame_painter.h"
+#include "render/gl_context.h"
+#include "render/source_images.h"
+#include "tests/gpu_test.h"
+#include "tests/op_expectations.h"
+#include "tests/test_gpu_device.h"
 
 namespace kc {
 namespace {

@@ -6,14 +6,14 @@
 #include <filesystem>
 #include <memory>
 
-#include "canvas.h"
-#include "cuda_device.h"
-#include "frame_painter.h"
-#include "gl_context.h"
-#include "gpu_list.h"
-#include "image_file.h"
-#include "run_process.h"
-#include "test_gpu_device.h"
+#include "app/gpu_list.h"
+#include "gpu/cuda_device.h"
+#include "render/canvas.h"
+#include "render/frame_painter.h"
+#include "render/gl_context.h"
+#include "tests/image_file.h"
+#include "tests/run_process.h"
+#include "tests/test_gpu_device.h"
 
 namespace kc {
 namespace {

@@ -4,17 +4,17 @@
 
 #include <random>
 
-#include "cpu_emulator.h"
-#include "cuda_device.h"
-#include "cuda_paint.h"
-#include "cuda_raii.h"
-#include "gpu_test.h"
-#include "indexing_reference.h"
-#include "launch_figures.h"
-#include "op_expectations.h"
-#include "registry.h"
-#include "test_gpu_device.h"
-#include "thread_of_pixel.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/cuda_device.h"
+#include "gpu/cuda_paint.h"
+#include "gpu/cuda_raii.h"
+#include "gpu/launch_figures.h"
+#include "gpu/registry.h"
+#include "gpu/thread_of_pixel.h"
+#include "tests/gpu_test.h"
+#include "tests/indexing_reference.h"
+#include "tests/op_expectations.h"
+#include "tests/test_gpu_device.h"
 
 namespace kc {
 namespace {

@@ -5,15 +5,15 @@
 #include <cmath>
 #include <random>
 
-#include "cpu_emulator.h"
-#include "cuda_device.h"
-#include "cuda_paint.h"
-#include "gpu_test.h"
-#include "ops/matmul_cuda.h"
-#include "ops/op_list.h"
-#include "reference_ops.h"
-#include "registry.h"
-#include "test_gpu_device.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/cuda_device.h"
+#include "gpu/cuda_paint.h"
+#include "gpu/ops/matmul_cuda.h"
+#include "gpu/ops/op_list.h"
+#include "gpu/registry.h"
+#include "tests/gpu_test.h"
+#include "tests/reference_ops.h"
+#include "tests/test_gpu_device.h"
 
 namespace kc {
 namespace {

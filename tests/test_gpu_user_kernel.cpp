@@ -9,18 +9,18 @@
 #include <fstream>
 #include <memory>
 
-#include "canvas.h"
-#include "cuda_device.h"
-#include "cuda_paint.h"
-#include "frame_painter.h"
-#include "gl_context.h"
-#include "gpu_test.h"
-#include "image_file.h"
-#include "reference.h"
-#include "registry.h"
-#include "run_process.h"
-#include "test_gpu_device.h"
-#include "user_kernel.h"
+#include "gpu/cuda_device.h"
+#include "gpu/cuda_paint.h"
+#include "gpu/registry.h"
+#include "gpu/user_kernel.h"
+#include "render/canvas.h"
+#include "render/frame_painter.h"
+#include "render/gl_context.h"
+#include "tests/gpu_test.h"
+#include "tests/image_file.h"
+#include "tests/reference.h"
+#include "tests/run_process.h"
+#include "tests/test_gpu_device.h"
 
 namespace kc {
 namespace {

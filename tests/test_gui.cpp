@@ -8,12 +8,12 @@
 #include <fstream>
 #include <set>
 
-#include "gl_context.h"
-#include "image_file.h"
-#include "indexing_reference.h"
-#include "op_expectations.h"
-#include "run_process.h"
-#include "tuner_script.h"
+#include "render/gl_context.h"
+#include "tests/image_file.h"
+#include "tests/indexing_reference.h"
+#include "tests/op_expectations.h"
+#include "tests/run_process.h"
+#include "tests/tuner_script.h"
 
 namespace kc {
 namespace {

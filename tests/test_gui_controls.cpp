@@ -7,9 +7,9 @@
 #include <fstream>
 #include <string>
 
-#include "gui_script.h"
-#include "image_file.h"
-#include "reference.h"
+#include "tests/gui_script.h"
+#include "tests/image_file.h"
+#include "tests/reference.h"
 
 namespace kc {
 namespace {

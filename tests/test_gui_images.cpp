@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "gl_context.h"
-#include "image_io.h"
+#include "render/gl_context.h"
+#include "render/image_io.h"
 
 namespace kc {
 namespace {

@@ -3,9 +3,9 @@
 // labels. Nothing here sets the state behind a widget.
 #include <gtest/gtest.h>
 
-#include "gui_script.h"
-#include "image_file.h"
-#include "registry.h"
+#include "gpu/registry.h"
+#include "tests/gui_script.h"
+#include "tests/image_file.h"
 
 namespace kc {
 namespace {

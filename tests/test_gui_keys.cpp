@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "gui_script.h"
-#include "image_file.h"
-#include "kernel_files.h"
+#include "app/kernel_files.h"
+#include "tests/gui_script.h"
+#include "tests/image_file.h"
 
 namespace kc {
 namespace {

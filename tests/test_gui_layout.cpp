@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "gui_script.h"
-#include "image_file.h"
+#include "tests/gui_script.h"
+#include "tests/image_file.h"
 
 namespace kc {
 namespace {

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <string>
 
-#include "gui_script.h"
-#include "image_file.h"
+#include "tests/gui_script.h"
+#include "tests/image_file.h"
 
 namespace kc {
 namespace {

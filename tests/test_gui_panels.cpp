@@ -10,9 +10,9 @@
 #include <regex>
 #include <string>
 
-#include "gpu_list.h"
-#include "gui_script.h"
-#include "image_file.h"
+#include "app/gpu_list.h"
+#include "tests/gui_script.h"
+#include "tests/image_file.h"
 
 namespace kc {
 namespace {

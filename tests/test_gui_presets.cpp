@@ -7,9 +7,9 @@
 #include <regex>
 #include <string>
 
-#include "gui_script.h"
-#include "param_limits.h"
-#include "registry.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "tests/gui_script.h"
 
 namespace kc {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <filesystem>
 
-#include "gif_file.h"
-#include "gui_script.h"
+#include "tests/gif_file.h"
+#include "tests/gui_script.h"
 
 namespace kc::test {
 namespace {

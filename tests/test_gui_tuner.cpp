@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <sstream>
 
-#include "gui_script.h"
-#include "image_file.h"
-#include "indexing_reference.h"
-#include "tune_panel.h"
-#include "tuner_script.h"
+#include "app/tune_panel.h"
+#include "tests/gui_script.h"
+#include "tests/image_file.h"
+#include "tests/indexing_reference.h"
+#include "tests/tuner_script.h"
 
 namespace kc {
 namespace {

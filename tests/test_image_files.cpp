@@ -22,11 +22,11 @@
 #include <utility>
 #include <vector>
 
-#include "atomic_file.h"
-#include "image_io.h"
-#include "kernel_files.h"
-#include "reference_ops.h"
-#include "run_process.h"
+#include "app/kernel_files.h"
+#include "render/atomic_file.h"
+#include "render/image_io.h"
+#include "tests/reference_ops.h"
+#include "tests/run_process.h"
 
 namespace kc {
 namespace {

@@ -7,14 +7,14 @@
 #include <random>
 #include <set>
 
-#include "cpu_emulator.h"
-#include "indexing_reference.h"
-#include "launch_figures.h"
-#include "ops/gradient.h"
-#include "paint_job.h"
-#include "poison.h"
-#include "registry.h"
-#include "thread_of_pixel.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/launch_figures.h"
+#include "gpu/ops/gradient.h"
+#include "gpu/paint_job.h"
+#include "gpu/registry.h"
+#include "gpu/thread_of_pixel.h"
+#include "tests/indexing_reference.h"
+#include "tests/poison.h"
 
 namespace kc {
 namespace {

@@ -10,10 +10,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "autosave.h"
-#include "kernel_editor.h"
-#include "kernel_files.h"
-#include "key_events.h"
+#include "app/autosave.h"
+#include "app/kernel_editor.h"
+#include "app/kernel_files.h"
+#include "app/key_events.h"
 
 namespace kc {
 namespace {

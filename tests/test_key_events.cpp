@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <memory>
 
-#include "gl_context.h"
-#include "key_events.h"
+#include "app/key_events.h"
+#include "render/gl_context.h"
 
 namespace kc {
 namespace {

@@ -5,13 +5,13 @@
 
 #include <iterator>
 
-#include "fast_div.h"
-#include "launch_config.h"
-#include "ops/roofline.h"
-#include "paint_job.h"
-#include "param_limits.h"
-#include "reference.h"
-#include "registry.h"
+#include "gpu/fast_div.h"
+#include "gpu/launch_config.h"
+#include "gpu/ops/roofline.h"
+#include "gpu/paint_job.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "tests/reference.h"
 
 namespace kc {
 namespace {

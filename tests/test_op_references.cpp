@@ -8,13 +8,13 @@
 #include <random>
 #include <string>
 
-#include "cpu_emulator.h"
-#include "ops/matmul.h"
-#include "param_limits.h"
-#include "poison.h"
-#include "reference.h"
-#include "reference_ops.h"
-#include "registry.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/ops/matmul.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "tests/poison.h"
+#include "tests/reference.h"
+#include "tests/reference_ops.h"
 
 namespace kc {
 namespace {

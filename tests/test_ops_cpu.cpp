@@ -1,9 +1,9 @@
 // Every op through the CPU grid emulator, against the independent references.
 #include <gtest/gtest.h>
 
-#include "cpu_emulator.h"
-#include "op_expectations.h"
-#include "poison.h"
+#include "gpu/cpu_emulator.h"
+#include "tests/op_expectations.h"
+#include "tests/poison.h"
 
 namespace kc {
 namespace {

@@ -9,13 +9,13 @@
 #include <fstream>
 #include <string>
 
-#include "cpu_emulator.h"
-#include "image_io.h"
-#include "ops/op_list.h"
-#include "poison.h"
-#include "reference_ops.h"
-#include "registry.h"
-#include "source_images.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/ops/op_list.h"
+#include "gpu/registry.h"
+#include "render/image_io.h"
+#include "render/source_images.h"
+#include "tests/poison.h"
+#include "tests/reference_ops.h"
 
 namespace kc {
 namespace {

@@ -7,12 +7,12 @@
 #include <random>
 #include <vector>
 
-#include "canvas.h"
-#include "gl_context.h"
-#include "paint_job.h"
-#include "present_cpu.h"
-#include "registry.h"
-#include "run_process.h"
+#include "gpu/paint_job.h"
+#include "gpu/registry.h"
+#include "render/canvas.h"
+#include "render/gl_context.h"
+#include "render/present_cpu.h"
+#include "tests/run_process.h"
 
 namespace kc {
 namespace {

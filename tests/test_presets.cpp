@@ -7,11 +7,11 @@
 #include <fstream>
 #include <random>
 
-#include "image_file.h"
-#include "param_limits.h"
-#include "preset.h"
-#include "registry.h"
-#include "run_process.h"
+#include "app/preset.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "tests/image_file.h"
+#include "tests/run_process.h"
 
 namespace kc {
 namespace {

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "param_limits.h"
-#include "registry.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
 
 namespace kc {
 namespace {

@@ -9,13 +9,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "frame_encoder.h"
-#include "gif_file.h"
-#include "image_file.h"
-#include "launch_config.h"
-#include "run_process.h"
-#include "thread_of_pixel.h"
-#include "time_clock.h"
+#include "app/frame_encoder.h"
+#include "app/time_clock.h"
+#include "gpu/launch_config.h"
+#include "gpu/thread_of_pixel.h"
+#include "tests/gif_file.h"
+#include "tests/image_file.h"
+#include "tests/run_process.h"
 
 namespace kc::test {
 namespace {

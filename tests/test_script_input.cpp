@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "script_input.h"
-#include "widgets.h"
+#include "app/script_input.h"
+#include "app/widgets.h"
 
 namespace kc {
 namespace {

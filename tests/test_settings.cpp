@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "settings.h"
+#include "app/settings.h"
 
 namespace kc {
 namespace {

@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "data_dir.h"
-#include "kernel_files.h"
-#include "user_dirs.h"
+#include "app/data_dir.h"
+#include "app/kernel_files.h"
+#include "app/user_dirs.h"
 
 namespace kc {
 namespace {

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "cpu_emulator.h"
-#include "registry.h"
-#include "user_kernel.h"
+#include "gpu/cpu_emulator.h"
+#include "gpu/registry.h"
+#include "gpu/user_kernel.h"
 
 namespace kc {
 namespace {

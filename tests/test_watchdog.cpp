@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "watchdog.h"
+#include "app/watchdog.h"
 
 namespace kc {
 namespace {

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "block_sweep.h"
-#include "launch_config.h"
-#include "time_factor.h"
+#include "app/block_sweep.h"
+#include "gpu/launch_config.h"
+#include "tests/time_factor.h"
 
 namespace kc::test {
 

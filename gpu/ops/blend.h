@@ -1,6 +1,6 @@
 #pragma once
-#include "op_base.h"
-#include "sources.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/ops/sources.h"
 
 namespace kc {
 

@@ -1,5 +1,5 @@
-#include "box_blur.h"
-#include "launch_util.cuh"
+#include "gpu/ops/box_blur.h"
+#include "gpu/ops/launch_util.cuh"
 
 namespace kc {
 

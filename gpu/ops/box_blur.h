@@ -1,8 +1,8 @@
 #pragma once
 // Box blur: the mean of the (2r+1)^2 window, clamp-to-edge. Kernels in box_blur.cu.
-#include "cpu_rows.h"
-#include "op_base.h"
-#include "sources.h"
+#include "gpu/ops/cpu_rows.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/ops/sources.h"
 
 namespace kc {
 

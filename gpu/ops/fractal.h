@@ -1,6 +1,6 @@
 #pragma once
 // Mandelbrot and Julia sets: escape-time iteration z <- z^2 + c, in float or double.
-#include "op_base.h"
+#include "gpu/ops/op_base.h"
 
 namespace kc {
 

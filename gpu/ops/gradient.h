@@ -1,5 +1,5 @@
 #pragma once
-#include "op_base.h"
+#include "gpu/ops/op_base.h"
 
 namespace kc {
 

@@ -1,5 +1,5 @@
-#include "histogram.h"
-#include "launch_util.cuh"
+#include "gpu/ops/histogram.h"
+#include "gpu/ops/launch_util.cuh"
 
 namespace kc {
 

@@ -2,8 +2,8 @@
 // 256-bin histograms of A (luminance and R, G, B); the canvas shows A. Kernels in histogram.cu:
 // variant 0 adds every pixel with atomics on global memory, variant 1 counts per block in shared
 // memory and merges the block's bins into global memory at the end.
-#include "op_base.h"
-#include "sources.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/ops/sources.h"
 
 namespace kc {
 

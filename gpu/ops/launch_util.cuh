@@ -1,7 +1,7 @@
 #pragma once
 // Small helpers shared by the custom operations' kernels (ops/*.cu).
-#include "../cuda_check.h"
-#include "../cuda_ops.h"
+#include "gpu/cuda_check.h"
+#include "gpu/cuda_ops.h"
 
 namespace kc {
 

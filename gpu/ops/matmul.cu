@@ -1,6 +1,6 @@
-#include "launch_util.cuh"
-#include "matmul.h"
-#include "matmul_cuda.h"
+#include "gpu/ops/launch_util.cuh"
+#include "gpu/ops/matmul.h"
+#include "gpu/ops/matmul_cuda.h"
 
 namespace kc {
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#include "../thread_body.h"
-#include "cpu_rows.h"
-#include "op_base.h"
+#include "gpu/ops/cpu_rows.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/thread_body.h"
 
 namespace kc {
 

@@ -3,7 +3,7 @@
 // tests. CUDA code only; a, b and c are N x N floats in device memory, N a multiple of 16.
 #include <cuda_runtime.h>
 
-#include "matmul.h"
+#include "gpu/ops/matmul.h"
 
 namespace kc {
 

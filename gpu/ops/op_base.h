@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "../launch_config.h"
-#include "../op_params.h"
+#include "gpu/launch_config.h"
+#include "gpu/op_params.h"
 
 namespace kc {
 

@@ -44,19 +44,19 @@ KC_PARAM(float, julia_im, 0.156f, .name = "julia-im", .label = "Julia k im", .he
 KC_PARAM(int, matmul_n, 512, .name = "matmul-n", .label = "N", .help = "matmul: C = A*B for N x N floats", .lo = 16,
          .hi = 4096, .multiple_of = 16, .log_slider = true)
 #elif !defined(KC_OP)
-#include "add.h"
-#include "blend.h"
-#include "box_blur.h"
-#include "checkerboard.h"
-#include "fractal.h"
-#include "gradient.h"
-#include "grayscale.h"
-#include "histogram.h"
-#include "invert.h"
-#include "matmul.h"
-#include "sobel.h"
-#include "threshold.h"
-#include "user_kernel.h"
+#include "gpu/ops/add.h"
+#include "gpu/ops/blend.h"
+#include "gpu/ops/box_blur.h"
+#include "gpu/ops/checkerboard.h"
+#include "gpu/ops/fractal.h"
+#include "gpu/ops/gradient.h"
+#include "gpu/ops/grayscale.h"
+#include "gpu/ops/histogram.h"
+#include "gpu/ops/invert.h"
+#include "gpu/ops/matmul.h"
+#include "gpu/ops/sobel.h"
+#include "gpu/ops/threshold.h"
+#include "gpu/ops/user_kernel.h"
 #else
 KC_OP(GradientOp)
 KC_OP(CheckerboardOp)

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "../registry.h"
+#include "gpu/registry.h"
 
 namespace kc {
 

@@ -1,5 +1,5 @@
-#include "launch_util.cuh"
-#include "sobel.h"
+#include "gpu/ops/launch_util.cuh"
+#include "gpu/ops/sobel.h"
 
 namespace kc {
 

@@ -2,9 +2,9 @@
 // Sobel edge magnitude on the BT.601 luma of A, clamp-to-edge. Kernels in sobel.cu.
 #include <cmath>
 
-#include "cpu_rows.h"
-#include "op_base.h"
-#include "sources.h"
+#include "gpu/ops/cpu_rows.h"
+#include "gpu/ops/op_base.h"
+#include "gpu/ops/sources.h"
 
 namespace kc {
 

@@ -1,9 +1,9 @@
 #pragma once
 // The two input images as the operations see them: the loaded images when present, else the
 // gradient (A) and the checkerboard (B), so every operation shows something without files.
-#include "../op_params.h"
-#include "checkerboard.h"
-#include "gradient.h"
+#include "gpu/op_params.h"
+#include "gpu/ops/checkerboard.h"
+#include "gpu/ops/gradient.h"
 
 namespace kc {
 

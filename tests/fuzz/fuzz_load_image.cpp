@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "image_io.h"
+#include "render/image_io.h"
 
 namespace {
 

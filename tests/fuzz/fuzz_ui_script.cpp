@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "ui_script.h"
-#include "ui_state.h"
+#include "app/ui_script.h"
+#include "app/ui_state.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     // status, print and the input verbs write to stdout: send it nowhere (libFuzzer uses stderr).

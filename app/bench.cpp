@@ -18,6 +18,7 @@
 #include "render/gl_timer.h"
 #include "render/source_images.h"
 #ifdef KC_HAVE_CUDA
+#include "gpu/copy_bandwidth.h"
 #include "gpu/cuda_device.h"
 #include "gpu/cuda_paint.h"
 #include "gpu/cuda_raii.h"
@@ -55,14 +56,11 @@ double event_median_us(int warmup, int reps, const std::function<void()>& body) 
 }
 #endif
 
-// Median time of a device-to-device copy of `bytes` (the bandwidth floor every op is compared to).
+// Median time of a device-to-device copy of `bytes` (the bandwidth floor every op is compared to;
+// measured where the app measures it, copy_bandwidth.h).
 double copy_median_us(std::size_t bytes, int reps) {
 #ifdef KC_HAVE_CUDA
-    DeviceBuffer<std::uint8_t> src(bytes), dst(bytes);
-    KC_CUDA_CHECK_THROW(cudaMemset(src.data(), 1, bytes));
-    return event_median_us(10, reps, [&] {
-        KC_CUDA_CHECK_THROW(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice));
-    });
+    return time_device_copy_us(bytes, 10, reps);
 #else
     (void)bytes, (void)reps;
     return 0.0;
@@ -488,7 +486,7 @@ bool time_size(BenchContext& c, int w, int h, const std::vector<std::pair<Backen
     sources.set(1, noise_image(w, h, 2), "noise B");
     const std::size_t bytes = std::size_t(w) * h * sizeof(Pixel);
     const double copy_us = c.cuda ? copy_median_us(bytes, c.o.reps) : 0.0;
-    const double copy_gbs = copy_us > 0 ? 2.0 * bytes / (copy_us * 1e3) : 0.0;
+    const double copy_gbs = copy_us > 0 ? 2.0 * bytes / (copy_us * 1e3) : 0.0; // as copy_bandwidth.h's
     const double floor_us = print_floors(c, canvas, screen, w, h, copy_us, copy_gbs);
     for (auto [backend, present] : paths) {
         c.painter.set_backend(backend);
@@ -527,14 +525,15 @@ void time_matmul_kernels(BenchContext& c, std::vector<Row>& rows) {
                 matmul_multiply(v, a.data(), b.data(), out.data(), n, nullptr);
                 c.watchdog.beat();
             });
-            fmt::print("matmul N={} {}: {:.1f} us, {:.2f} TFLOP/s\n", n, kMatmulKernelNames[v], us, flops / us * 1e-6);
+            const std::string name(MatmulOp::variant_names[v]);
+            fmt::print("matmul N={} {}: {:.1f} us, {:.2f} TFLOP/s\n", n, name, us, flops / us * 1e-6);
             rows.push_back(Row{"matmul_kernel",
                                fmt::format("{}x{}", n, n),
                                "cuda",
                                "-",
                                "own",
                                "-",
-                               kMatmulKernelNames[v],
+                               name,
                                1,
                                0,
                                0,

@@ -10,6 +10,8 @@
 #include "app/kernel_files.h"
 #include "app/watchdog.h"
 #include "gpu/cpu_emulator.h"
+#include "gpu/ops/roofline.h"
+#include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "render/canvas.h"
 #include "render/frame_painter.h"
@@ -49,7 +51,26 @@ struct RunReport {
     const OpOutputs& outputs;
     FrameRoute route = FrameRoute::HostUpload; // the last frame's way into the texture (or the file)
     std::string why_copied;                    // present direct, copied anyway: why
+    double copy_gbs = 0;                       // the roofline's copy bandwidth (CUDA backends), 0: none stated
 };
+
+// The variant's short name as --variant takes it ("tiled").
+std::string variant_label(int v) { return std::string(find_param("variant")->choices[v]); }
+
+// The roofline of the median kernel time and of each variant's (ops/roofline.h), CUDA only.
+void roofline_json(nlohmann::json& j, const OpInfo& op, const PaintJob& job, const RunReport& r) {
+    const int w = job.params.width, h = job.params.height;
+    const std::string line = roofline_text("kernel", op, w, h, r.times.kernel.median(), r.copy_gbs);
+    if (line.empty()) return;
+    j["roofline"] = {{"copy_gbs", r.copy_gbs},
+                     {"copy_us", roofline_copy_us(op, w, h, r.copy_gbs)},
+                     {"percent", percent_of_roofline(op, w, h, r.times.kernel.median(), r.copy_gbs)},
+                     {"text", line}};
+    for (int v = 0; op.variants > 1 && v < op.variants; ++v)
+        if (!r.times.variant[v].empty())
+            j["roofline"]["variants"][variant_label(v)] =
+                roofline_text(variant_label(v), op, w, h, r.times.variant[v].median(), r.copy_gbs);
+}
 
 // Bytes read and written per frame, for the bandwidth figures.
 double frame_bytes(const OpInfo& op, const PaintJob& job) {
@@ -81,11 +102,12 @@ void json_report(const Options& o, const PaintJob& job, const ResolvedLaunch& re
                         {"bytes_per_frame", bytes},
                         {"kernel", stats_json(t.kernel)},
                         {"kernel_gbs", per_kernel_ms(bytes, t.kernel)}};
-    if (op.variants == 2) {
+    if (op.variants > 1) {
         j["variant"] = op.variant_names[job.params.variant];
-        for (int v = 0; v < 2; ++v)
-            if (!t.variant[v].empty()) j[v == 0 ? "variant0" : "variant1"] = stats_json(t.variant[v]);
+        for (int v = 0; v < op.variants; ++v)
+            if (!t.variant[v].empty()) j[fmt::format("variant{}", v)] = stats_json(t.variant[v]);
     }
+    roofline_json(j, op, job, r);
     if (flops > 0) j["gflops"] = per_kernel_ms(flops, t.kernel);
     if (!r.why_copied.empty()) j["copied_because"] = r.why_copied;
     if (op.makes_histogram && r.outputs.has_histogram) j["histogram"] = histogram_json(r.outputs);
@@ -127,11 +149,15 @@ void text_report(const Options& o, const PaintJob& job, const ResolvedLaunch& re
                    bytes);
     if (flops > 0 && !t.kernel.empty())
         fmt::print("  {:<7} {:.1f} GFLOP/s ({:.3g} flop per frame)\n", "", per_kernel_ms(flops, t.kernel), flops);
-    if (op.variants == 2) {
+    if (const std::string line =
+            roofline_text("kernel", op, job.params.width, job.params.height, t.kernel.median(), r.copy_gbs);
+        !line.empty())
+        fmt::print("  {:<7} {} at the median\n", "", line);
+    if (op.variants > 1) {
         fmt::print("  variant: {}\n", op.variant_names[job.params.variant]);
-        for (int v = 0; v < 2; ++v)
+        for (int v = 0; v < op.variants; ++v)
             if (!t.variant[v].empty())
-                fmt::print("  {:<30} median {:9.1f} us\n", op.variant_names[v], t.variant[v].median());
+                fmt::print("  {:<40} median {:9.1f} us\n", op.variant_names[v], t.variant[v].median());
     }
     if (op.makes_histogram && r.outputs.has_histogram) histogram_line(r.outputs);
     line("map", t.map);
@@ -288,7 +314,7 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
     watchdog.arm(false); // the GPU has answered; writing a large PNG may take long on the CPU alone
     report(o, job, resolved,
            {backend_name(painter.backend()), device_with_index(painter) + " / " + context.description(),
-            painter.times(), painter.outputs(), painter.route(), painter.why_copied()});
+            painter.times(), painter.outputs(), painter.route(), painter.why_copied(), painter.copy_gbs()});
     return write_out(o, canvas.width(), canvas.height(), canvas.read_texture()) ? 0 : 2;
 }
 

@@ -77,8 +77,7 @@ void add_param_flags(CLI::App& app, Flags& f) {
     for (const ParamSpec& s : kParams) {
         const std::string name(s.name);
         std::string help = fmt::format("{} ({}{}, default {})", s.help,
-                                       s.has_choices() ? fmt::format("{} or {}", s.choices[0], s.choices[1])
-                                                       : fmt::format("{:g}..{:g}", s.lo, s.hi),
+                                       s.has_choices() ? s.choice_list() : fmt::format("{:g}..{:g}", s.lo, s.hi),
                                        s.unit.empty() ? "" : " " + std::string(s.unit), param_text(s, OpParams{}));
         if (s.kind == ParamKind::Bool && !s.has_choices()) {
             app.add_flag_callback(

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <string>
+#include <vector>
 
 #include "app/kernel_panel.h"
 #include "app/panel_text.h"
@@ -17,6 +19,7 @@
 #include "app/ui_scale.h"
 #include "app/widgets.h"
 #include "app/window_layout.h"
+#include "gpu/ops/roofline.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "gpu/thread_of_pixel.h"
@@ -107,20 +110,22 @@ void operation_section(UiState& s, const PanelContext& ctx) {
         else
             wrapped_text(kWarnColour,
                          "CPU backend: a plain C++ implementation, not the grid emulator (shared memory and "
-                         "barriers are not emulated); both variants run the same code.");
+                         "barriers are not emulated); every variant runs the same code.");
     }
-    if (op.variants == 2) {
-        for (int v = 0; v < 2; ++v) {
+    if (op.variants > 1) {
+        // An op of fewer kernels than the last one's (matmul's registers, then box_blur): its last.
+        p.variant = std::min(p.variant, op.variants - 1);
+        for (int v = 0; v < op.variants; ++v) {
             if (v) same_line_if_fits(radio_width(op.variant_names[v]));
             ui::RadioButton(std::string(op.variant_names[v]).c_str(), &p.variant, v);
         }
-        // One implementation serves both variants on the cpu backend: nothing to time side by side.
+        // One implementation serves every variant on the cpu backend: nothing to time side by side.
         if (cpu) ImGui::BeginDisabled();
-        ui::Checkbox("Run both variants each frame", &s.both_variants);
+        ui::Checkbox("Run all variants each frame", &s.both_variants);
         if (cpu) ImGui::EndDisabled();
-        help_marker(
-            cpu ? "The cpu backend has one C++ implementation for both variants: only CUDA runs two kernels to compare."
-                : "The other variant runs first, timed; the selected one paints the canvas.");
+        help_marker(cpu ? "The cpu backend has one C++ implementation for every variant: only CUDA runs the kernels "
+                          "to compare."
+                        : "The other variants run first, timed; the selected one paints the canvas.");
     }
     param_controls(op, p);
     if (uses_param(op, "zoom")) fractal_view(op, p);
@@ -367,16 +372,39 @@ void timing_table(const char* id, const char* first_column, const std::vector<Ti
     ImGui::PopFont();
 }
 
-// Both variants' kernel times side by side, and how many times faster tiled is.
+// The variant's short name as --variant and the script take it ("tiled").
+std::string variant_label(int v) { return std::string(find_param("variant")->choices[v]); }
+
+// The variants' kernel times side by side, and how many times faster than naive each other one is.
 void variants_table(const UiState& s, const OpInfo& op, const StageTimes& t) {
-    if (t.variant[0].empty() || t.variant[1].empty()) return;
-    const int shown = s.job.params.variant;
-    timing_table(
-        "variants", "variant (us)",
-        {{shown == 0 ? "naive *" : "naive", &t.variant[0]}, {shown == 1 ? "tiled *" : "tiled", &t.variant[1]}});
-    if (t.variant[1].mean() > 0) ui::Text("naive / tiled = %.2fx (mean)", t.variant[0].mean() / t.variant[1].mean());
-    wrapped_disabled(
-        fmt::format("naive: {}; tiled: {}; * paints the canvas", op.variant_names[0], op.variant_names[1]));
+    for (int v = 0; v < op.variants; ++v)
+        if (t.variant[v].empty()) return;
+    std::vector<TimingRow> rows;
+    std::string names;
+    for (int v = 0; v < op.variants; ++v) {
+        rows.push_back({variant_label(v) + (v == s.job.params.variant ? " *" : ""), &t.variant[v]});
+        names += fmt::format("{}: {}; ", variant_label(v), op.variant_names[v]);
+    }
+    timing_table("variants", "variant (us)", rows);
+    for (int v = 1; v < op.variants; ++v)
+        if (t.variant[v].mean() > 0)
+            ui::Text("naive / %s = %.2fx (mean)", variant_label(v).c_str(), t.variant[0].mean() / t.variant[v].mean());
+    wrapped_disabled(names + "* paints the canvas");
+}
+
+// Each kernel time's share of its roofline, a copy of the bytes it must move (ops/roofline.h): every
+// variant's when they all ran, else the kernel's. CUDA only: the cpu backend has no copy figure.
+void roofline_lines(const UiState& s, const OpInfo& op, const StageTimes& t, double copy_gbs, bool all_variants) {
+    const int w = s.job.params.width, h = s.job.params.height;
+    if (all_variants && op.variants > 1) {
+        for (int v = 0; v < op.variants; ++v)
+            if (const std::string line = roofline_text(variant_label(v), op, w, h, t.variant[v].mean(), copy_gbs);
+                !line.empty())
+                wrapped(line);
+        return;
+    }
+    const std::string name = op.variants > 1 ? variant_label(s.job.params.variant) : "kernel";
+    if (const std::string line = roofline_text(name, op, w, h, t.kernel.mean(), copy_gbs); !line.empty()) wrapped(line);
 }
 
 void timing_section(UiState& s, const PanelContext& ctx) {
@@ -393,11 +421,13 @@ void timing_section(UiState& s, const PanelContext& ctx) {
     timing_table(
         "stages", "stage (us)",
         {{"kernel", &t.kernel}, {"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}});
-    if (op.variants == 2 && ctx.painter.ran_both_variants()) variants_table(s, op, t);
+    const bool all_variants = op.variants > 1 && ctx.painter.ran_both_variants();
+    if (all_variants) variants_table(s, op, t);
     if (const double flops = op.flops(s.job.params); flops > 0 && !t.kernel.empty())
         wrapped(fmt::format("{:.1f} GFLOP/s (mean kernel time, {:.3g} flop)", flops / (t.kernel.mean() * 1e3), flops));
     if (!t.kernel.empty() && bytes > 0)
         wrapped(fmt::format("Bandwidth {:.3g} GB/s (mean kernel time)", bytes / (t.kernel.mean() * 1e3)));
+    if (!t.kernel.empty()) roofline_lines(s, op, t, ctx.painter.copy_gbs(), all_variants);
     if (!t.kernel.empty()) {
         const auto history = t.kernel.history();
         const float top = *std::max_element(history.begin(), history.end()) * 1.15f;

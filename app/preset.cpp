@@ -6,6 +6,7 @@
 #include <set>
 
 #include "app/kernel_files.h"
+#include "gpu/paint_job.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "render/atomic_file.h"
@@ -203,6 +204,7 @@ void read_top(const json& j, Preset& out, std::vector<std::string>& warnings) {
     }
     read_canvas(top, out.job.params);
     read_params(top, out.job.params);
+    if (auto e = variant_error(op_registry()[out.job.op], out.job.params.variant)) refuse("params.variant", *e);
     read_launch(top, out.job.launch);
     read_overlays(top, out);
     read_inputs(top, out);

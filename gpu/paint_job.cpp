@@ -1,5 +1,7 @@
 #include "gpu/paint_job.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "gpu/param_limits.h"
@@ -13,12 +15,21 @@ std::optional<std::string> params_error(const OpParams& p) {
     return std::nullopt;
 }
 
+std::optional<std::string> variant_error(const OpInfo& op, int variant) {
+    if (op.variants < 2 || variant < op.variants) return std::nullopt;
+    const ParamSpec& s = *find_param("variant");
+    std::string names;
+    for (int v = 0; v < op.variants; ++v) names += (v == 0 ? "" : " or ") + std::string(s.choices[v]);
+    return fmt::format("variant {}: {} has {} kernels, {}", s.choices[variant], op.name, op.variants, names);
+}
+
 namespace {
 // Why the job cannot run whatever its launch: the canvas size, the checkerboard cell, a parameter.
 std::optional<std::string> job_error(const PaintJob& job) {
     if (auto e = canvas_size_error(job.params.width, job.params.height)) return e;
     if (job.params.cell <= 0) return "checkerboard cell size must be at least 1 pixel";
-    return params_error(job.params);
+    if (auto e = params_error(job.params)) return e;
+    return variant_error(op_registry()[job.op], job.params.variant);
 }
 
 std::optional<std::string> limits_error(const LaunchConfig& launch, int w, int h, const DeviceLimits& limits) {

@@ -8,6 +8,10 @@
 #include "gpu/thread_body.h"
 
 namespace kc {
+struct OpInfo; // registry.h
+}
+
+namespace kc {
 
 struct PaintJob {
     int op = 0; // index into op_registry()
@@ -36,6 +40,9 @@ struct ResolvedLaunch {
 ResolvedLaunch resolve_launch(const PaintJob& job, const DeviceLimits& limits);
 // Why these operation parameters are out of range (radius, level, iterations, matmul N...).
 std::optional<std::string> params_error(const OpParams& p);
+// Why `variant` (a valid value of the parameter) is not one of op's kernels; nullopt when it is,
+// or when op has one kernel (it ignores the parameter).
+std::optional<std::string> variant_error(const OpInfo& op, int variant);
 
 // The launch as the job's op uses it. Custom ops launch their own (OpInfo::own_launch). The
 // user's kernel maps threads to pixels itself: its auto grid covers the canvas in 2d, one thread

@@ -4,6 +4,7 @@
 // panel label and help. The panel, the command line, the script, presets and validation all read
 // it, and every value they set passes param_error, so NaN, infinities and out-of-range numbers
 // never reach a kernel.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -32,7 +33,7 @@ struct ParamSpec {
     double slider_lo = 0, slider_hi = 0; // the panel's slider, where narrower than lo..hi
     int multiple_of = 1;                 // whole values must also be a multiple of this
     bool log_slider = false;
-    std::array<std::string_view, 2> choices{}; // named values 0 and 1 ("naive", "tiled"), or none
+    std::array<std::string_view, 3> choices{}; // named values 0, 1, ... ("naive", "tiled", ...), or none
     ParamWidget widget = ParamWidget::Control;
     double reciprocal = 0; // nonzero: the field holds reciprocal / value (the zoom's plane units per pixel)
     // Filled from the KC_PARAM line:
@@ -43,6 +44,18 @@ struct ParamSpec {
 
     bool whole() const { return kind == ParamKind::Int || kind == ParamKind::Bool; }
     bool has_choices() const { return !choices[0].empty(); }
+    int choice_count() const {
+        int n = 0;
+        while (n < static_cast<int>(choices.size()) && !choices[n].empty()) ++n;
+        return n;
+    }
+    // "naive, tiled or registers"
+    std::string choice_list() const {
+        std::string list;
+        for (int i = 0, n = choice_count(); i < n; ++i)
+            list += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(choices[i]);
+        return list;
+    }
     double slider_min() const { return slider_hi > slider_lo ? std::max(lo, slider_lo) : lo; }
     double slider_max() const { return slider_hi > slider_lo ? std::min(hi, slider_hi) : hi; }
 };
@@ -132,7 +145,7 @@ inline std::string param_text(const ParamSpec& s, const OpParams& p) {
             v = s.reciprocal / up == field ? up : s.reciprocal / down == field ? down : v;
         }
     }
-    if (s.has_choices()) return std::string(s.choices[v != 0 ? 1 : 0]);
+    if (s.has_choices()) return std::string(s.choices[std::clamp(static_cast<int>(v), 0, s.choice_count() - 1)]);
     if (s.kind == ParamKind::Bool) return v != 0 ? "on" : "off";
     if (s.kind == ParamKind::Float && s.reciprocal == 0) return fmt::format("{}", static_cast<float>(v));
     return fmt::format("{}", v);
@@ -144,9 +157,9 @@ inline std::optional<std::string> set_param_text(OpParams& p, std::string_view n
     const ParamSpec* s = find_param(name);
     if (!s) return fmt::format("unknown parameter '{}'", name);
     if (s->has_choices()) {
-        for (int i = 0; i < 2; ++i)
+        for (int i = 0; i < s->choice_count(); ++i)
             if (text == s->choices[i] || text == std::to_string(i)) return set_param(p, name, i);
-        return fmt::format("{} '{}' is not {} or {}", name, text, s->choices[0], s->choices[1]);
+        return fmt::format("{} '{}' is not {}", name, text, s->choice_list());
     }
     if (s->kind == ParamKind::Bool) {
         if (text == "on" || text == "true" || text == "1") return set_param(p, name, 1);

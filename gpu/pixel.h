@@ -20,6 +20,10 @@ KC_HD std::uint32_t pack(Pixel p) {
     return std::uint32_t(p.b) | std::uint32_t(p.g) << 8 | std::uint32_t(p.r) << 16 | std::uint32_t(p.a) << 24;
 }
 
+KC_HD Pixel unpack(std::uint32_t v) {
+    return Pixel{std::uint8_t(v), std::uint8_t(v >> 8), std::uint8_t(v >> 16), std::uint8_t(v >> 24)};
+}
+
 // Stores through 32- and 128-bit words on the GPU: a struct of bytes may otherwise become byte
 // stores, and a memory-bound kernel needs wide ones.
 KC_HD void store_pixel(Pixel* dst, Pixel v) {

@@ -51,7 +51,7 @@ constexpr OpInfo make_info(int index) {
                   launch_note,
                   &Op::flops,
                   Op::inputs,
-                  param_bits(Op::params) | (Op::variants == 2 ? param_bits("variant") : 0)};
+                  param_bits(Op::params) | (Op::variants > 1 ? param_bits("variant") : 0)};
 }
 
 constexpr auto kOps = [] {

@@ -26,8 +26,8 @@ struct OpInfo {
     // The user's kernel, compiled at run time (NVRTC): the panel's block and grid apply, not the
     // mapping or view; the CUDA backends only.
     bool user_code;
-    int variants; // 1, or 2 (naive / tiled kernels)
-    std::array<std::string_view, 2> variant_names;
+    int variants; // 1, 2 (naive / tiled kernels) or 3 (matmul: and register-blocked)
+    VariantNames variant_names;
     bool makes_histogram;                                   // fills OpOutputs::histogram
     void (*cpu_paint)(const OpParams&, Pixel*, OpOutputs*); // custom ops only, else nullptr
     // Custom ops only, else nullptr: the block, grid and mapping of the kernel that writes the

@@ -1,5 +1,6 @@
 #include "render/cuda_launches.h"
 
+#include "gpu/copy_bandwidth.h"
 #include "gpu/cuda_check.h"
 #include "gpu/cuda_paint.h"
 #include "gpu/registry.h"
@@ -7,7 +8,9 @@
 namespace kc {
 
 CudaLaunches::CudaLaunches(int device)
-    : info_(query_device(device)), user_kernel_(ComputeCapability{info_.cc_major, info_.cc_minor}) {}
+    : info_(query_device(device)), user_kernel_(ComputeCapability{info_.cc_major, info_.cc_minor}) {
+    copy_gbs_ = device_copy_gbs(stream_.get()); // once, here: a few ms at start, never on a frame's path
+}
 
 std::optional<std::string> CudaLaunches::attach_sources(const SourceImages& sources, std::size_t pixels,
                                                         PaintJob& run) {
@@ -44,15 +47,16 @@ void CudaLaunches::launch(const CudaFrame& f, const PaintTarget& target) {
     const OpInfo& info = op_registry()[run.op];
     Pixel* out = target.pixels;
     workspace_.user_kernel = user_kernel_.kernel();
-    if (f.both_variants) {
+    for (int v = 0; f.both_variants && v < info.variants; ++v) { // the other variants first, timed only
+        if (v == run.params.variant) continue;
         PaintJob other = run;
-        other.params.variant = 1 - run.params.variant;
-        const bool t = variant_timer_[other.params.variant].begin(s);
+        other.params.variant = v;
+        const bool t = variant_timer_[v].begin(s);
         cuda_paint(other, f.resolved, out, s, workspace_);
-        if (t) variant_timer_[other.params.variant].end(s);
+        if (t) variant_timer_[v].end(s);
     }
     const bool timed = kernel_timer_.begin(s);
-    const bool vt = info.variants == 2 && variant_timer_[run.params.variant].begin(s);
+    const bool vt = info.variants > 1 && variant_timer_[run.params.variant].begin(s);
     // The user's code decides which thread writes which pixel: no writer record for it.
     const bool record = f.record && !info.user_code;
     const PixelRecord kept = f.writers.for_cuda(record, run.params.width, run.params.height, s);
@@ -67,8 +71,7 @@ void CudaLaunches::launch(const CudaFrame& f, const PaintTarget& target) {
 
 void CudaLaunches::collect(StageTimes& times, OpOutputs& outputs, bool wait) {
     kernel_timer_.collect_into(times.kernel, wait);
-    variant_timer_[0].collect_into(times.variant[0], wait);
-    variant_timer_[1].collect_into(times.variant[1], wait);
+    for (int v = 0; v < kMaxVariants; ++v) variant_timer_[v].collect_into(times.variant[v], wait);
     if (wait && read_back_.pending) KC_CUDA_CHECK_THROW(cudaEventSynchronize(read_back_.ready.get()));
     if (read_back_.pending && cudaEventQuery(read_back_.ready.get()) == cudaSuccess)
         cuda_take_read_back(read_back_, outputs);

@@ -23,7 +23,7 @@ namespace kc {
 struct CudaFrame {
     const PaintJob& job; // with the device's pointers to the input images
     const ResolvedLaunch& resolved;
-    bool both_variants;    // a two-variant op runs its other kernel first, timed only
+    bool both_variants;    // an op of several variants runs its other kernels first, timed only
     WriterRecord& writers; // the inspector's record, kept when `record`
     bool record;
 };
@@ -33,12 +33,15 @@ public:
     explicit CudaLaunches(int device);
     const DeviceInfo& info() const { return info_; }
     cudaStream_t stream() const { return stream_.get(); }
+    // A device-to-device copy's bandwidth (GB/s), measured when the backend started: the panel's
+    // roofline (ops/roofline.h); 0 where it could not be measured.
+    double copy_gbs() const { return copy_gbs_; }
 
     // Points run.params.src_a/src_b at the input images on the device, uploaded once per change.
     // An image too large for the GPU's memory is refused here.
     std::optional<std::string> attach_sources(const SourceImages& sources, std::size_t pixels, PaintJob& run);
     // The frame's kernels into `target` (device memory, or the mapped texture's surface when
-    // target.pixels is null): the other variant first, then the job's, then the op's read-back of
+    // target.pixels is null): the other variants first, then the job's, then the op's read-back of
     // what it computed besides pixels.
     void launch(const CudaFrame& f, const PaintTarget& target);
     // Finished kernel times into `times`, a finished read-back into `outputs`; never blocks
@@ -52,8 +55,9 @@ public:
 private:
     DeviceInfo info_;
     CudaStream stream_ = CudaStream::create();
+    double copy_gbs_ = 0.0;
     GpuTimerRing kernel_timer_;
-    std::array<GpuTimerRing, 2> variant_timer_;
+    std::array<GpuTimerRing, kMaxVariants> variant_timer_;
     std::array<DeviceBuffer<Pixel>, SourceImages::kSlots> sources_; // input images, fitted
     std::uint64_t sources_generation_ = 0;
     CudaOpWorkspace workspace_;

@@ -188,11 +188,11 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, const Resolv
     if (!cpu && info.user_code)
         if (auto e = cuda_->launches.user_kernel().launch_refusal(job.launch.block)) return e;
 #endif
-    // On the cpu backend both variants are one C++ implementation: there is nothing to compare.
-    const bool two_variants = info.variants == 2 && both_variants && !cpu;
+    // On the cpu backend the variants are one C++ implementation: there is nothing to compare.
+    const bool two_variants = info.variants > 1 && both_variants && !cpu;
     if (two_variants != ran_both_variants_) {
-        // The rows of the variant that stopped (or started) running would be stale.
-        times_.variant[0].clear(), times_.variant[1].clear();
+        // The rows of the variants that stopped (or started) running would be stale.
+        for (TimingStats& v : times_.variant) v.clear();
         ran_both_variants_ = two_variants;
     }
     PaintJob run = job;
@@ -298,6 +298,13 @@ std::optional<unsigned> FramePainter::sm_of_pixel(int x, int y) {
         return faults_lose_the_context([&] { return writers_->read_cuda(x, y, cuda_->launches.stream()); });
 #endif
     return writers_->read_cpu(x, y);
+}
+
+double FramePainter::copy_gbs() const {
+#ifdef KC_HAVE_CUDA
+    if (cuda_ && backend_ != Backend::Cpu) return cuda_->launches.copy_gbs();
+#endif
+    return 0.0;
 }
 
 const DeviceInfo* FramePainter::device_info() const {

@@ -61,9 +61,9 @@ public:
     // Paints `job` and uploads it to the canvas texture. An illegal launch returns its reason and
     // leaves the pixel buffer and the texture as they were.
     // `sources` (optional) are the input images: uploaded to the GPU only when their generation
-    // changes, and passed to the operation as params.src_a / src_b. With `both_variants`, a
-    // two-variant operation runs its other kernel first (timed into times().variant) and then
-    // the selected one, whose picture stays.
+    // changes, and passed to the operation as params.src_a / src_b. With `both_variants`, an
+    // operation of several variants runs its other kernels first (timed into times().variant) and
+    // then the selected one, whose picture stays.
     std::optional<std::string> paint(const PaintJob& job, Canvas& canvas, const SourceImages* sources = nullptr,
                                      bool both_variants = true);
     // The same with the job's launch resolved by the caller (the frame loop resolves it once, for
@@ -81,8 +81,8 @@ public:
     // With present direct, why the last frame took the buffer and the copy instead ("" if it did not).
     const std::string& why_copied() const { return why_copied_; }
     StageTimes& times() { return times_; }
-    // Whether the last paint ran both variants of a two-variant op (times().variant holds both).
-    // The cpu backend never does: its one plain C++ implementation serves both variants.
+    // Whether the last paint ran every variant of an op of several (times().variant holds them all).
+    // The cpu backend never does: its one plain C++ implementation serves every variant.
     bool ran_both_variants() const { return ran_both_variants_; }
 
     // Compiles the user's kernel (op user_kernel) with NVRTC for this painter's GPU and loads it;
@@ -97,6 +97,9 @@ public:
     // costs a write per pixel. sm_of_pixel reads one entry of the last paint that kept it.
     void record_writers(bool on) { record_writers_ = on; }
     std::optional<unsigned> sm_of_pixel(int x, int y);
+    // The copy bandwidth (GB/s) the roofline of the active backend's kernels is stated against,
+    // measured once when CUDA started; 0 on the cpu backend, which states no roofline.
+    double copy_gbs() const;
     // The CUDA device's properties, or null without one (the CPU backend still shows them).
     const DeviceInfo* device_info() const;
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "gpu/ops/op_base.h"
 #include "gpu/pixel.h"
 #include "gpu/timing.h"
 #include "render/canvas.h"
@@ -18,13 +19,13 @@ namespace kc {
 // Per-stage times in microseconds. `map`, `unmap` are CPU wall time of the CUDA calls; `kernel`
 // and `copy` are CUDA events (the CPU emulator's wall time for cpu); `upload` is a GL timer query;
 // for the texture and surface paths `map`/`unmap` are the texture's and `copy` the copy into it.
-// `variant` holds both kernels' times of two-variant operations (naive, tiled) side by side.
+// `variant` holds the kernels' times of an op of several variants (naive, tiled, ...) side by side.
 struct StageTimes {
     TimingStats map, kernel, unmap, copy, upload;
-    std::array<TimingStats, 2> variant;
+    std::array<TimingStats, kMaxVariants> variant;
     void clear() {
-        map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear(), variant[0].clear(),
-            variant[1].clear();
+        map.clear(), kernel.clear(), unmap.clear(), copy.clear(), upload.clear();
+        for (TimingStats& v : variant) v.clear();
     }
 };
 

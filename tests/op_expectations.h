@@ -109,7 +109,7 @@ inline std::vector<PaintJob> random_jobs(unsigned seed, int count, int max_side)
         j.params.cell = 1 + static_cast<int>(rng() % 97);
         j.params.level = static_cast<int>(rng() % 257);
         j.params.radius = static_cast<int>(rng() % (kMaxBlurRadius + 1));
-        j.params.variant = static_cast<int>(rng() % 2);
+        j.params.variant = static_cast<int>(rng() % static_cast<unsigned>(op_registry()[j.op].variants));
         j.params.matmul_n = 16 * (1 + static_cast<int>(rng() % 4));
         j.params.max_iter = 1 + static_cast<int>(rng() % 200);
         j.params.use_double = rng() % 2 == 0;

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "gpu/cuda_device.h"
+#include "gpu/ops/roofline.h"
 #include "gpu/registry.h"
 #include "render/canvas.h"
 #include "render/frame_painter.h"
@@ -156,6 +157,34 @@ TEST_F(GpuInterop, InputImagesFollowTheCanvasAcrossSizesAndObjects) {
             ASSERT_TRUE(ref::same_rgb(out[i], {255 - in.r, 255 - in.g, 255 - in.b})) << i << " at " << w << "x" << h;
         }
     }
+}
+
+// The CUDA backend measures a copy's bandwidth when it starts, and every variant's kernel time then
+// has a roofline line (the panel's text); the cpu backend states none.
+TEST_F(GpuInterop, EveryVariantStatesItsRooflineOnCuda) {
+    FramePainter painter(Backend::CudaInterop);
+    EXPECT_GT(painter.copy_gbs(), 50.0) << "a device-to-device copy of any CUDA GPU";
+    EXPECT_LT(painter.copy_gbs(), 50000.0);
+    Canvas canvas(1024, 768);
+    for (const char* name : {"box_blur", "sobel", "histogram"}) {
+        const OpInfo& op = *find_op(name);
+        PaintJob job;
+        job.op = op.index;
+        job.params.width = 1024, job.params.height = 768, job.params.variant = 1;
+        painter.times().clear();
+        for (int i = 0; i < 10; ++i) ASSERT_EQ(painter.paint(job, canvas), std::nullopt);
+        glFinish();
+        painter.collect_timings(true);
+        ASSERT_TRUE(painter.ran_both_variants());
+        for (int v = 0; v < op.variants; ++v) {
+            const std::string line =
+                roofline_text("v", op, 1024, 768, painter.times().variant[v].mean(), painter.copy_gbs());
+            EXPECT_NE(line.find("% of roofline (copy of the same bytes: "), std::string::npos)
+                << name << " variant " << v << ": '" << line << "'";
+        }
+    }
+    painter.set_backend(Backend::Cpu);
+    EXPECT_EQ(painter.copy_gbs(), 0.0);
 }
 
 TEST_F(GpuInterop, TimingsArriveForTheFramesPainted) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 #include "gpu/cpu_emulator.h"
 #include "gpu/cuda_device.h"
@@ -173,9 +174,11 @@ TEST_F(GpuOps, MatmulNaiveAndTiledWithinRelativeErrorOfDouble) {
             const double aik = matmul_input(i, k, n, 0);
             for (int j = 0; j < n; ++j) c[i * n + j] += aik * matmul_input(k, j, n, 1);
         }
-    for (int v : {0, 1}) {
+    for (int v : {0, 1, 2}) { // every variant the panel offers, 2 the register-blocked one
         OpParams p;
         p.matmul_n = n, p.variant = v;
+        paint_gpu("matmul", canvas, nullptr, p); // sizes the workspace's C, which is then poisoned
+        KC_CUDA_CHECK_THROW(cudaMemsetAsync(ws_.c.data(), 0xFF, ws_.c.bytes(), stream_.get())); // NaN
         const auto pixels = paint_gpu("matmul", canvas, nullptr, p);
         for (Pixel q : pixels) ASSERT_EQ(q.a, 255) << "unwritten pixel";
         std::vector<float> got(std::size_t(n) * n, std::nanf(""));
@@ -206,6 +209,46 @@ TEST_F(GpuOps, MatmulRegisterBlockedWithinRelativeErrorOfDouble) {
         double num = 0, den = 0;
         for (std::size_t i = 0; i < got.size(); ++i) num += (got[i] - c[i]) * (got[i] - c[i]), den += c[i] * c[i];
         EXPECT_LT(std::sqrt(num / den), 1e-5) << "N = " << n; // a NaN left anywhere fails this too
+    }
+}
+
+// Every multiply kernel on random matrices (not the op's fixed inputs) at an N the register
+// kernel's 128x128 tiles do not divide, into a C poisoned with NaN, against a double product.
+TEST_F(GpuOps, MatmulEveryKernelMultipliesRandomMatrices) {
+    const int n = 144;
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    std::vector<float> a(std::size_t(n) * n), b(a.size());
+    for (float& x : a) x = value(rng);
+    for (float& x : b) x = value(rng);
+    std::vector<double> c(a.size(), 0.0);
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k)
+            for (int j = 0; j < n; ++j) c[i * n + j] += double(a[i * n + k]) * b[k * n + j];
+    DeviceBuffer<float> da(a.size()), db(a.size()), dc(a.size());
+    KC_CUDA_CHECK_THROW(cudaMemcpy(da.data(), a.data(), da.bytes(), cudaMemcpyHostToDevice));
+    KC_CUDA_CHECK_THROW(cudaMemcpy(db.data(), b.data(), db.bytes(), cudaMemcpyHostToDevice));
+    for (int v = 0; v < kMatmulKernels; ++v) {
+        KC_CUDA_CHECK_THROW(cudaMemsetAsync(dc.data(), 0xFF, dc.bytes(), stream_.get())); // NaN
+        matmul_multiply(v, da.data(), db.data(), dc.data(), n, stream_.get());
+        KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
+        std::vector<float> got(c.size());
+        KC_CUDA_CHECK_THROW(cudaMemcpy(got.data(), dc.data(), dc.bytes(), cudaMemcpyDeviceToHost));
+        double num = 0, den = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) num += (got[i] - c[i]) * (got[i] - c[i]), den += c[i] * c[i];
+        EXPECT_LT(std::sqrt(num / den), 1e-5) << MatmulOp::variant_names[v]; // a NaN left anywhere fails too
+    }
+}
+
+// The tiled stencils' 16-byte path (a width that is a multiple of 4, inner blocks staged with
+// 16-byte loads) and their edge blocks, at sizes whose last block is partial in x and y.
+TEST_F(GpuOps, TiledStencilsEqualTheReferenceAtWidthsOfFour) {
+    for (auto [w, h] : {std::pair{200, 70}, {324, 37}, {68, 20}, {4, 3}}) {
+        const auto a = ref::random_image(w, h, 17);
+        OpParams p;
+        p.variant = 1, p.radius = 2;
+        EXPECT_EQ(paint_gpu("box_blur", a, nullptr, p), ref::box_blur(a, 2).px) << w << "x" << h;
+        EXPECT_EQ(paint_gpu("sobel", a, nullptr, p), ref::sobel(a).px) << w << "x" << h;
     }
 }
 

@@ -181,14 +181,15 @@ long differing_pixels(const test::LoadedImage& a, const test::LoadedImage& b) {
     return n;
 }
 
-// Matmul's N slider (multiples of 16) and the two-variant radios: what the slider shows is what
-// --matmul-n paints; "Run both variants" unticks.
+// Matmul's N slider (multiples of 16) and its three variant radios: what the slider shows is what
+// --matmul-n paints; "Run all variants" unticks.
 TEST(GuiControls, MatmulSizeSliderAndVariantRadios) {
     KC_SKIP_WITHOUT_DISPLAY();
     const auto run = run_script("kc_gui_matmul", std::string("size ") + kSize + "\nwait 2\n" + pick_op("Matrix") +
                                                      "drag N -2000 0\ndrag N 40 0\nwait 2\nprint N\n"
-                                                     "click tiled\nclick Run both variants\nwait 2\n"
-                                                     "print tiled\nprint naive\nprint Run both variants\n"
+                                                     "click register\nclick Run all variants\nwait 2\n"
+                                                     "print register\nprint tiled\nprint naive\n"
+                                                     "print Run all variants\n"
                                                      "save {dir}/matmul.png\nquit\n");
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
     const std::string& out = run.result.output;
@@ -196,11 +197,12 @@ TEST(GuiControls, MatmulSizeSliderAndVariantRadios) {
     ASSERT_FALSE(n.empty()) << out;
     EXPECT_EQ(std::stoi(n) % 16, 0) << n;
     EXPECT_GT(std::stoi(n), 16) << "the drag did not move N";
-    EXPECT_EQ(printed_value(out, "tiled 16x16 (shared memory)"), "on");
+    EXPECT_EQ(printed_value(out, "register-blocked 128x128 (8x8 a thread)"), "on");
+    EXPECT_EQ(printed_value(out, "tiled 16x16 (shared memory)"), "off");
     EXPECT_EQ(printed_value(out, "naive (global memory)"), "off");
-    // On the cpu backend one C++ implementation serves both variants: the box is greyed out, not clickable.
-    EXPECT_EQ(printed_value(out, "Run both variants each frame"), "on (disabled)");
-    expect_same_as_cli(run, "matmul", "--op matmul --variant tiled --matmul-n " + n);
+    // On the cpu backend one C++ implementation serves every variant: the box is greyed out, not clickable.
+    EXPECT_EQ(printed_value(out, "Run all variants each frame"), "on (disabled)");
+    expect_same_as_cli(run, "matmul", "--op matmul --variant registers --matmul-n " + n);
 }
 
 // Overlays drawn over the canvas in the window: block outlines appear when ticked and go when

@@ -24,7 +24,7 @@ std::string change_a_control(const OpInfo& op) {
         if (s.widget == ParamWidget::Control && uses_param(op, s.name))
             return s.kind == ParamKind::Bool ? "click " + std::string(s.label) + "\n"
                                              : "drag " + std::string(s.label) + " -25 0\n";
-    if (op.variants == 2) return "click " + std::string(op.variant_names[1]) + "\n";
+    if (op.variants > 1) return "click " + std::string(op.variant_names[1]) + "\n";
     // The launch, then: a hand-set grid too small for the canvas first (its hatching is in the
     // picture), a narrower block after.
     if (op.index == 0) return "click Auto grid\nclick Grid x\nkey ctrl+a\ntype 2\nkey enter\n";

@@ -7,6 +7,7 @@
 
 #include "gpu/fast_div.h"
 #include "gpu/launch_config.h"
+#include "gpu/ops/roofline.h"
 #include "gpu/paint_job.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
@@ -290,11 +291,74 @@ TEST(ParamTable, GetAndSetByNameAsNumberAndText) {
     EXPECT_EQ(param_text(*find_param("variant"), p), "tiled");
     EXPECT_FALSE(set_param_text(p, "double", "on"));
     EXPECT_TRUE(p.use_double);
-    EXPECT_EQ(*set_param_text(p, "variant", "fast"), "variant 'fast' is not naive or tiled");
+    EXPECT_EQ(*set_param_text(p, "variant", "fast"), "variant 'fast' is not naive, tiled or registers");
+    EXPECT_FALSE(set_param_text(p, "variant", "registers"));
+    EXPECT_EQ(param_text(*find_param("variant"), p), "registers");
+    p.variant = 1;
     EXPECT_EQ(*set_param_text(p, "level", "12x"), "level '12x' is not a number");
     EXPECT_TRUE(set_param_text(p, "no-such", "1"));
     p.level = 300; // set behind the table's back: the paint's check refuses it, naming it
     EXPECT_EQ(*params_error(p), "level 300 is not a whole number from 0 to 256");
+}
+
+} // namespace
+} // namespace kc
+
+namespace kc {
+namespace {
+
+// The panel's roofline line: the kernel time, its percentage of a copy of the same bytes, and that
+// copy's time, from the copy bandwidth measured when CUDA started; nothing without a figure.
+TEST(Roofline, TextStatesThePercentAndTheCopyOfTheSameBytes) {
+    const OpInfo& blur = *find_op("box_blur");
+    // 7680 x 4320 x (4 read + 4 written) = 265,420,800 bytes; at 3900 GB/s a copy takes 68.06 us.
+    EXPECT_EQ(roofline_text("tiled", blur, 7680, 4320, 164.0, 3900.0),
+              "tiled 164 us: 41 % of roofline (copy of the same bytes: 68 us)");
+    EXPECT_NEAR(percent_of_roofline(blur, 7680, 4320, 68.055, 3900.0), 100.0, 0.01);
+    EXPECT_EQ(roofline_text("tiled", blur, 7680, 4320, 164.0, 0.0), "") << "the cpu backend: no copy figure";
+    EXPECT_EQ(roofline_text("tiled", blur, 7680, 4320, 0.0, 3900.0), "") << "no kernel time yet";
+    EXPECT_EQ(roofline_text("naive", *find_op("matmul"), 800, 800, 90.0, 3900.0), "") << "matmul: GFLOP/s instead";
+    EXPECT_EQ(roofline_text("kernel", *find_op("gradient"), 7680, 4320, 82.0, 3900.0),
+              "kernel 82 us: 41 % of roofline (copy of the same bytes: 34 us)")
+        << "a write-only op's roofline is a copy of its writes";
+}
+
+// The tiled stencils compute 4 outputs a thread (a block covers 64x16 pixels): the launch the
+// panel, the inspector and the report read says so. The tiled box blur at another radius than 2
+// keeps one output a thread.
+TEST(LaunchConfig, TiledStencilsLaunchFourPixelsAThread) {
+    struct Case {
+        const char* op;
+        int radius, pixels_per_thread;
+        Dim3 grid;
+    };
+    for (const Case& c :
+         {Case{"box_blur", 2, 4, {2, 4, 1}}, Case{"sobel", 2, 4, {2, 4, 1}}, Case{"box_blur", 3, 1, {7, 4, 1}}}) {
+        SCOPED_TRACE(std::string(c.op) + " radius " + std::to_string(c.radius));
+        PaintJob job;
+        job.op = find_op(c.op)->index;
+        job.params.width = 100, job.params.height = 50, job.params.variant = 1, job.params.radius = c.radius;
+        const LaunchConfig l = effective_launch(job);
+        EXPECT_EQ(l.block, (Dim3{16, 16, 1}));
+        EXPECT_EQ(l.pixels_per_thread, c.pixels_per_thread);
+        EXPECT_EQ(resolved_grid(l, 100, 50), c.grid);
+        EXPECT_TRUE(coverage(l, 100, 50).covers_all());
+    }
+}
+
+// matmul has a third kernel; the other ops refuse the variant they lack, naming what they have.
+TEST(Variants, AnOpRefusesAVariantItHasNot) {
+    EXPECT_EQ(find_op("matmul")->variants, 3);
+    EXPECT_EQ(variant_error(*find_op("matmul"), 2), std::nullopt);
+    EXPECT_EQ(variant_error(*find_op("box_blur"), 2), "variant registers: box_blur has 2 kernels, naive or tiled");
+    EXPECT_EQ(variant_error(*find_op("gradient"), 2), std::nullopt) << "one kernel: the parameter does not apply";
+    PaintJob job;
+    job.op = find_op("sobel")->index;
+    job.params.variant = 2;
+    EXPECT_EQ(resolve_launch(job, universal_limits()).refusal,
+              "variant registers: sobel has 2 kernels, naive or tiled");
+    job.op = find_op("matmul")->index;
+    EXPECT_EQ(resolve_launch(job, universal_limits()).refusal, std::nullopt);
 }
 
 } // namespace

@@ -23,6 +23,7 @@ OpParams random_params(const OpInfo& op, std::mt19937& rng) {
         if (s.name == "iter") hi = 300;
         if (s.name == "matmul-n") hi = 64;
         if (s.name == "cell") hi = 40;
+        if (s.name == "variant") hi = op.variants - 1; // the parameter's range is every op's kernels
         if (s.name == "zoom") lo = 0.5, hi = 4;
         if (s.name.starts_with("center-")) lo = -0.6, hi = 0.3;
         double v = std::uniform_real_distribution<double>(lo, hi)(rng);

@@ -14,7 +14,7 @@ struct HistogramOp : CustomOp {
         "bins[Y(A)]++, bins[R]++, bins[G]++, bins[B]++ over all pixels (256 bins each); canvas shows A";
     static constexpr unsigned inputs = kUsesImageA;
     static constexpr int bytes_read_per_pixel = 4;
-    static constexpr std::array<std::string_view, 2> variant_names{"global atomics", "shared-memory bins per block"};
+    static constexpr VariantNames variant_names{"global atomics", "shared-memory bins per block"};
     static constexpr bool makes_histogram = true;
     // 256 threads a block, one row of blocks (at most 1024: the shared variant merges once per
     // block), each thread striding over the pixels: kcanvas' grid-stride mapping.

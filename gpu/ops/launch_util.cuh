@@ -38,6 +38,19 @@ __device__ __forceinline__ OpParams staging_params(const OpParams& p) {
     return q;
 }
 
+// Stores the 4 outputs q[0..3] of a quad-tile thread at (x..x+3, y): one 16-byte store where the
+// row is 16-byte aligned (width a multiple of 4) and all four are inside, else one by one.
+__device__ __forceinline__ void store_four(Pixel* out, int x, int y, int width, const Pixel (&q)[4]) {
+    Pixel* row = out + y * width;
+    if (x + 3 < width && width % 4 == 0) {
+        store_quad(row + x, q[0], q[1], q[2], q[3]);
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+        if (x + k < width) store_pixel(row + x + k, q[k]);
+}
+
 inline void check_launch(cudaStream_t stream) {
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC

@@ -1,6 +1,7 @@
 #pragma once
-// C = A*B for N x N floats, shown as a heatmap of C. Kernels in matmul.cu: variant 0 one thread
-// per element reading A and B from global memory, variant 1 16x16 tiles staged in shared memory.
+// C = A*B for N x N floats, shown as a heatmap of C. Kernels in matmul.cu, the lesson's three steps:
+// variant 0 one thread per element reading A and B from global memory, variant 1 16x16 tiles
+// staged in shared memory, variant 2 register-blocked (each thread an 8x8 tile of C in registers).
 #include <cmath>
 #include <vector>
 
@@ -40,13 +41,15 @@ struct MatmulOp : CustomOp {
     static constexpr unsigned inputs = 0;
     static constexpr const char* params = "matmul-n";
     static constexpr int bytes_read_per_pixel = 0; // see GFLOP/s instead
-    static constexpr std::array<std::string_view, 2> variant_names{"naive (global memory)",
-                                                                   "tiled 16x16 (shared memory)"};
+    static constexpr int variants = 3;
+    static constexpr VariantNames variant_names{"naive (global memory)", "tiled 16x16 (shared memory)",
+                                                "register-blocked 128x128 (8x8 a thread)"};
     static double flops(const OpParams& p) { return 2.0 * p.matmul_n * p.matmul_n * p.matmul_n; }
     // own_launch (CustomOp's 16x16 tiles) is the heatmap's, which writes the canvas.
     static constexpr const char* launch_note =
-        "Before the heatmap, the multiply: block 16x16, grid N/16 x N/16, one thread per element of C "
-        "(j = blockIdx.x*16 + threadIdx.x, i = blockIdx.y*16 + threadIdx.y).";
+        "Before the heatmap, the multiply. naive and tiled: block 16x16, grid N/16 x N/16, one thread per "
+        "element of C (j = blockIdx.x*16 + threadIdx.x, i = blockIdx.y*16 + threadIdx.y). register-blocked: "
+        "block 256x1, grid N/128 x N/128 (rounded up), each block a 128x128 tile of C, each thread 8x8 of it.";
 
     static void cpu_paint(const OpParams& p, Pixel* out, OpOutputs* outputs) {
         const int n = p.matmul_n;

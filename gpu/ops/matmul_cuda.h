@@ -3,14 +3,13 @@
 // tests. CUDA code only; a, b and c are N x N floats in device memory, N a multiple of 16.
 #include <cuda_runtime.h>
 
+#include "gpu/ops/matmul.h"
+
 namespace kc {
 
-// Number of multiply kernels: 0 naive (global memory), 1 tiled 16x16 (shared memory),
-// 2 register-blocked (128x128 tile a block, 8x8 of C a thread). The op's panel offers the first two
-// (MatmulOp::variants); the third is the next lesson, timed by the bench against cuBLAS.
-constexpr int kMatmulKernels = 3;
-constexpr const char* kMatmulKernelNames[kMatmulKernels] = {"naive (global memory)", "tiled 16x16 (shared memory)",
-                                                            "register-blocked 128x128 (8x8 a thread)"};
+// The multiply kernels are the op's variants (MatmulOp::variant_names): 0 naive (global memory),
+// 1 tiled 16x16 (shared memory), 2 register-blocked (128x128 tile a block, 8x8 of C a thread).
+constexpr int kMatmulKernels = MatmulOp::variants;
 
 // A and B as the op fills them (matmul_input), so every kernel multiplies the same matrices.
 void matmul_fill_inputs(float* a, float* b, int n, cudaStream_t stream);

@@ -13,7 +13,8 @@
 //               and, with outputs besides pixels (the histogram's bins), a read-back hook:
 //                 static void cuda_read_back(const CudaCustomLaunch&, bool both_variants, CudaReadback&);
 //                 static void take_read_back(const CudaReadback&, OpOutputs&);
-//               and may have two kernels (variants), e.g. naive global memory vs tiled shared.
+//               and may have several kernels (variants), e.g. naive global memory vs tiled shared
+//               (variants = 2, variant_names; matmul has a third, register-blocked: up to kMaxVariants).
 //   UserCodeOp: the user's own kernel, compiled at run time with NVRTC (see user_kernel.h). The
 //               panel's block and grid launch it, but the user's code maps threads to pixels, so
 //               mapping, view and pixels per thread do not apply. CUDA backends only: the CPU
@@ -50,6 +51,15 @@ inline LaunchConfig tile_launch() {
     return LaunchConfig{.block = {kTile, kTile, 1}, .auto_grid = true, .mapping = Mapping::TwoD};
 }
 
+// The tiled stencils' launch (box blur at r = 2, Sobel): the same 16x16 threads, but each thread
+// computes 4 neighbouring outputs in x, so a block covers 64x16 pixels. Four outputs share most of
+// their window, so a thread reads each staged column once for all four, and stores one 16-byte word.
+inline LaunchConfig quad_tile_launch() {
+    return LaunchConfig{
+        .block = {kTile, kTile, 1}, .auto_grid = true, .mapping = Mapping::TwoD, .pixels_per_thread = 4};
+}
+constexpr int kQuadTileW = 4 * kTile;
+
 // Which input images an operation reads (`inputs`). The parameters it reads are `params`: names
 // from the parameter table (param_limits.h), space-separated; a name not in the table fails the
 // build. Two-variant ops read "variant" without naming it.
@@ -58,12 +68,16 @@ enum InputUse : unsigned {
     kUsesImageB = 1u << 1,
 };
 
+// The most kernels (variants) one op offers: naive, tiled and matmul's register-blocked.
+constexpr int kMaxVariants = 3;
+using VariantNames = std::array<std::string_view, kMaxVariants>;
+
 struct PerPixelOp {
     static constexpr const char* params = "";
     static constexpr bool custom = false;
     static constexpr bool user_code = false;
     static constexpr int variants = 1;
-    static constexpr std::array<std::string_view, 2> variant_names{"", ""};
+    static constexpr VariantNames variant_names{};
     static constexpr bool makes_histogram = false;
     static double flops(const OpParams&) { return 0.0; }
 };
@@ -75,7 +89,7 @@ struct CustomOp {
     static constexpr const char* launch_note = "";
     static constexpr bool user_code = false;
     static constexpr int variants = 2;
-    static constexpr std::array<std::string_view, 2> variant_names{"naive (global memory)", "tiled (shared memory)"};
+    static constexpr VariantNames variant_names{"naive (global memory)", "tiled (shared memory)"};
     static constexpr bool makes_histogram = false;
     static double flops(const OpParams&) { return 0.0; }
 };
@@ -85,7 +99,7 @@ struct UserCodeOp {
     static constexpr bool custom = false;
     static constexpr bool user_code = true;
     static constexpr int variants = 1;
-    static constexpr std::array<std::string_view, 2> variant_names{"", ""};
+    static constexpr VariantNames variant_names{};
     static constexpr bool makes_histogram = false;
     static double flops(const OpParams&) { return 0.0; }
 };

@@ -19,8 +19,9 @@ KC_PARAM(int, level, 128, .name = "level", .label = "Level", .help = "threshold:
 KC_PARAM(int, radius, 2, .name = "radius", .label = "Radius", .help = "box_blur radius (window 2r+1)", .unit = "pixels",
          .lo = 0, .hi = kMaxBlurRadius)
 KC_PARAM(int, variant, 0, .name = "variant", .label = "Variant",
-         .help = "ops with two kernels: naive (global memory) or tiled (shared memory)", .lo = 0, .hi = 1,
-         .choices = {"naive", "tiled"}, .widget = ParamWidget::OpVariants)
+         .help = "ops with several kernels: naive (global memory), tiled (shared memory) or, matmul only, registers "
+                 "(register-blocked)",
+         .lo = 0, .hi = 2, .choices = {"naive", "tiled", "registers"}, .widget = ParamWidget::OpVariants)
 KC_PARAM(int, max_iter, 256, .name = "iter", .label = "Iterations", .help = "mandelbrot/julia: maximum iterations",
          .lo = 1, .hi = 100000, .slider_hi = 5000, .log_slider = true)
 KC_PARAM(bool, use_double, false, .name = "double", .label = "Double precision",

@@ -1,7 +1,13 @@
 #pragma once
 // The roofline of a memory-bound op: how long a device-to-device copy of the bytes it must read
 // and write takes. Its percentage says how near the memory system's limit a kernel runs; the
-// bench prints it as %copy and the panel can show it next to a variant's kernel time.
+// bench prints it as %copy and the panel shows it next to each variant's kernel time. The copy's
+// bandwidth is measured in one place (copy_bandwidth.h).
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+
 #include "gpu/registry.h"
 
 namespace kc {
@@ -16,6 +22,22 @@ inline double roofline_bytes(const OpInfo& op, int w, int h) {
 inline double percent_of_roofline(const OpInfo& op, int w, int h, double kernel_us, double copy_gbs) {
     if (kernel_us <= 0 || copy_gbs <= 0) return 0.0;
     return 100.0 * roofline_bytes(op, w, h) / (kernel_us * 1e3) / copy_gbs;
+}
+
+// How long a copy of the op's bytes takes at copy_gbs, in microseconds; 0 without a figure.
+inline double roofline_copy_us(const OpInfo& op, int w, int h, double copy_gbs) {
+    return copy_gbs > 0 ? roofline_bytes(op, w, h) / copy_gbs / 1e3 : 0.0;
+}
+
+// The panel's line for one kernel time, e.g. "tiled 164 us: 52 % of roofline (copy of the same
+// bytes: 85 us)"; "" where no roofline applies: no copy figure (the cpu backend), no kernel time
+// yet, or a custom op that counts no bytes it reads (matmul: GFLOP/s instead).
+inline std::string roofline_text(std::string_view name, const OpInfo& op, int w, int h, double kernel_us,
+                                 double copy_gbs) {
+    const double copy_us = roofline_copy_us(op, w, h, copy_gbs);
+    if (kernel_us <= 0 || copy_us <= 0 || (op.custom && op.bytes_read_per_pixel == 0)) return {};
+    return fmt::format("{} {:.0f} us: {:.0f} % of roofline (copy of the same bytes: {:.0f} us)", name, kernel_us,
+                       percent_of_roofline(op, w, h, kernel_us, copy_gbs), copy_us);
 }
 
 } // namespace kc

@@ -8,18 +8,21 @@
 
 namespace kc {
 
+// The output pixel of the gradient (gx, gy): min(255, round(|g|)), gray.
+KC_HD Pixel sobel_magnitude(int gx, int gy) {
+    // gx^2 + gy^2 < 2^24 is exact in float and sqrtf is correctly rounded on host and device.
+    const int m = static_cast<int>(sqrtf(static_cast<float>(gx * gx + gy * gy)) + 0.5f);
+    const int v = m > 255 ? 255 : m;
+    return make_pixel(v, v, v);
+}
+
 // `lum(x, y)` returns the luma at clamped coordinates.
 template <class Lum>
 KC_HD Pixel sobel_at(int x, int y, Lum&& lum) {
     const int a = lum(x - 1, y - 1), b = lum(x, y - 1), c = lum(x + 1, y - 1);
     const int d = lum(x - 1, y), f = lum(x + 1, y);
     const int g = lum(x - 1, y + 1), h = lum(x, y + 1), i = lum(x + 1, y + 1);
-    const int gx = (c + 2 * f + i) - (a + 2 * d + g);
-    const int gy = (g + 2 * h + i) - (a + 2 * b + c);
-    // gx^2 + gy^2 < 2^24 is exact in float and sqrtf is correctly rounded on host and device.
-    const int m = static_cast<int>(sqrtf(static_cast<float>(gx * gx + gy * gy)) + 0.5f);
-    const int v = m > 255 ? 255 : m;
-    return make_pixel(v, v, v);
+    return sobel_magnitude((c + 2 * f + i) - (a + 2 * d + g), (g + 2 * h + i) - (a + 2 * b + c));
 }
 
 struct SobelOp : CustomOp {
@@ -36,6 +39,8 @@ struct SobelOp : CustomOp {
             for (int x = 0; x < p.width; ++x) out[1LL * y * p.width + x] = sobel_at(x, y, lum);
         });
     }
+    // The tiled kernel computes 4 outputs a thread, the naive one one.
+    static LaunchConfig own_launch(const OpParams& p) { return p.variant == 1 ? quad_tile_launch() : tile_launch(); }
     static void cuda_launch(const CudaCustomLaunch& l);
 };
 

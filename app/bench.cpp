@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -475,6 +477,13 @@ std::vector<std::pair<Backend, Present>> present_paths(const BenchContext& c) {
     return paths;
 }
 
+// What is being timed, on one line that the next overwrites; only on a terminal, so that logs
+// and pipes get the table alone.
+void progress(const std::string& what) {
+    static const bool terminal = ::isatty(2) == 1;
+    if (terminal) fmt::print(stderr, "\r{:<100}\r{}", "", what);
+}
+
 // Every row of one size: floors first, then each path x op x mapping x pixels per thread x variant.
 bool time_size(BenchContext& c, int w, int h, const std::vector<std::pair<Backend, Present>>& paths,
                std::vector<Row>& rows) {
@@ -498,8 +507,8 @@ bool time_size(BenchContext& c, int w, int h, const std::vector<std::pair<Backen
                     // Both kernels of a two-variant op, each on its own (CUDA: the cpu runs one for both).
                     const int variants = backend == Backend::Cpu ? 1 : op->variants;
                     for (int v = 0; v < variants; ++v) {
-                        fmt::print(stderr, "\r{} {}x{} {} {} variant {}        ", op->name, w, h, backend_name(backend),
-                                   present_name(present), v);
+                        progress(fmt::format("{} {}x{} {} {} variant {}", op->name, w, h, backend_name(backend),
+                                             present_name(present), v));
                         auto row = time_row(c, {op, mapping, ppt, v}, canvas, screen, sources, copy_gbs);
                         if (!row) return false;
                         if (backend == Backend::CudaInterop) row->floor_us = floor_us;
@@ -688,7 +697,7 @@ int run_with_context(const BenchOptions& o, const BenchPlan& plan, const EglHead
         std::any_of(plan.ops.begin(), plan.ops.end(), [](const OpInfo* op) { return op->name == "matmul"; });
     if (c.cuda && matmul && !paths.empty()) time_matmul_kernels(c, rows);
 #endif
-    fmt::print(stderr, "\r{:<100}\r", "");
+    progress("");
     if (rows.empty()) {
         fmt::print(stderr,
                    "kcanvas bench: these options give no rows to time ({}4 pixels per thread runs only on "

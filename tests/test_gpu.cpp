@@ -12,7 +12,7 @@
 #include "render/frame_painter.h"
 #include "render/gl_context.h"
 #include "render/source_images.h"
-#include "tests/gpu_test.h"
+#include "tests/gpu_gl_test.h"
 #include "tests/op_expectations.h"
 #include "tests/test_gpu_device.h"
 
@@ -21,19 +21,7 @@ namespace {
 
 using test::kPoison;
 
-class GpuInterop : public test::GpuTest {
-protected:
-    void SetUp() override {
-        GpuTest::SetUp();
-        if (IsSkipped()) return;
-        try {
-            context_ = std::make_unique<EglHeadlessContext>(test::test_gpu());
-        } catch (const std::exception& e) {
-            GTEST_SKIP() << "no headless EGL on the CUDA device: " << e.what();
-        }
-    }
-    std::unique_ptr<EglHeadlessContext> context_;
-};
+using GpuInterop = test::GpuGlTest;
 
 // Paints through `backend`, with the pixel buffer poisoned first; returns the buffer and the texture.
 std::pair<std::vector<Pixel>, std::vector<Pixel>> paint(FramePainter& painter, Canvas& canvas, const PaintJob& job) {

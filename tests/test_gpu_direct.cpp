@@ -15,26 +15,14 @@
 #include "render/frame_painter.h"
 #include "render/gl_context.h"
 #include "render/source_images.h"
-#include "tests/gpu_test.h"
+#include "tests/gpu_gl_test.h"
 
 namespace kc {
 namespace {
 
 using test::kPoison;
 
-class GpuDirect : public test::GpuTest {
-protected:
-    void SetUp() override {
-        GpuTest::SetUp();
-        if (IsSkipped()) return;
-        try {
-            context_ = std::make_unique<EglHeadlessContext>(test::test_gpu());
-        } catch (const std::exception& e) {
-            GTEST_SKIP() << "no headless EGL on the CUDA device: " << e.what();
-        }
-    }
-    std::unique_ptr<EglHeadlessContext> context_;
-};
+using GpuDirect = test::GpuGlTest;
 
 // The texture's bytes as GL stores them (RGBA8), whatever the canvas thinks its channels hold.
 std::vector<std::uint8_t> texture_bytes(const Canvas& canvas) {

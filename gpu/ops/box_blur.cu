@@ -86,9 +86,7 @@ __device__ __forceinline__ void stage_blur_tile(const OpParams& p, int x0, int y
             kQuadsPerRow * kBlurTh, tid, kTile * kTile,
             [&](int i) {
                 const int v = i / kQuadsPerRow, j = i - v * kQuadsPerRow;
-                const Pixel* at = p.src_a + (y0 + v) * w + x0 - 2 + 4 * j;
-                if (y0 + v + kPrefetchRows < h) prefetch_l2(at + kPrefetchRows * w);
-                return __ldg(reinterpret_cast<const uint4*>(at));
+                return load_quad_prefetching(p, x0 - 2 + 4 * j, y0 + v);
             },
             [&](int i, uint4 q) { // the 4 pixels land in columns 4j - 2 .. 4j + 1; keep those in 0 .. 67
                 const int v = i / kQuadsPerRow, j = i - v * kQuadsPerRow;

@@ -38,6 +38,15 @@ __device__ __forceinline__ OpParams staging_params(const OpParams& p) {
     return q;
 }
 
+// Four pixels of the loaded image A, (x..x+3, y), in one 16-byte load (x a multiple of 4 in a row
+// of a width that is one too), prefetching the same bytes kPrefetchRows below, which the blocks of
+// those rows will stage. For the quad tiles' interior blocks, which need no clamping.
+__device__ __forceinline__ uint4 load_quad_prefetching(const OpParams& p, int x, int y) {
+    const Pixel* at = p.src_a + y * p.width + x;
+    if (y + kPrefetchRows < p.height) prefetch_l2(at + kPrefetchRows * p.width);
+    return __ldg(reinterpret_cast<const uint4*>(at));
+}
+
 // Stores the 4 outputs q[0..3] of a quad-tile thread at (x..x+3, y): one 16-byte store where the
 // row is 16-byte aligned (width a multiple of 4) and all four are inside, else one by one.
 __device__ __forceinline__ void store_four(Pixel* out, int x, int y, int width, const Pixel (&q)[4]) {

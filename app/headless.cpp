@@ -58,14 +58,18 @@ struct RunReport {
 std::string variant_label(int v) { return std::string(find_param("variant")->choices[v]); }
 
 // The roofline of the median kernel time and of each variant's (ops/roofline.h), CUDA only.
-void roofline_json(nlohmann::json& j, const OpInfo& op, const PaintJob& job, const RunReport& r) {
+// `inputs_read` is false where the op computed an image it would read (no --image): then the
+// figures describe a kernel that reads less than the roofline counts (generated_inputs_note).
+void roofline_json(nlohmann::json& j, const Options& o, const OpInfo& op, const PaintJob& job, const RunReport& r) {
     const int w = job.params.width, h = job.params.height;
     const std::string line = roofline_text("kernel", op, w, h, r.times.kernel.median(), r.copy_gbs);
     if (line.empty()) return;
+    const unsigned generated = generated_inputs(op, !o.image.empty(), !o.image2.empty());
     j["roofline"] = {{"copy_gbs", r.copy_gbs},
                      {"copy_us", roofline_copy_us(op, w, h, r.copy_gbs)},
                      {"percent", percent_of_roofline(op, w, h, r.times.kernel.median(), r.copy_gbs)},
-                     {"text", line}};
+                     {"inputs_read", generated == 0},
+                     {"text", generated ? generated_inputs_note(generated) : line}};
     for (int v = 0; op.variants > 1 && v < op.variants; ++v)
         if (!r.times.variant[v].empty())
             j["roofline"]["variants"][variant_label(v)] =
@@ -107,7 +111,7 @@ void json_report(const Options& o, const PaintJob& job, const ResolvedLaunch& re
         for (int v = 0; v < op.variants; ++v)
             if (!t.variant[v].empty()) j[fmt::format("variant{}", v)] = stats_json(t.variant[v]);
     }
-    roofline_json(j, op, job, r);
+    roofline_json(j, o, op, job, r);
     if (flops > 0) j["gflops"] = per_kernel_ms(flops, t.kernel);
     if (!r.why_copied.empty()) j["copied_because"] = r.why_copied;
     if (op.makes_histogram && r.outputs.has_histogram) j["histogram"] = histogram_json(r.outputs);
@@ -151,8 +155,11 @@ void text_report(const Options& o, const PaintJob& job, const ResolvedLaunch& re
         fmt::print("  {:<7} {:.1f} GFLOP/s ({:.3g} flop per frame)\n", "", per_kernel_ms(flops, t.kernel), flops);
     if (const std::string line =
             roofline_text("kernel", op, job.params.width, job.params.height, t.kernel.median(), r.copy_gbs);
-        !line.empty())
-        fmt::print("  {:<7} {} at the median\n", "", line);
+        !line.empty()) {
+        const unsigned generated = generated_inputs(op, !o.image.empty(), !o.image2.empty());
+        fmt::print("  {:<7} {}{}\n", "", generated ? generated_inputs_note(generated) : line,
+                   generated ? "" : " at the median");
+    }
     if (op.variants > 1) {
         fmt::print("  variant: {}\n", op.variant_names[job.params.variant]);
         for (int v = 0; v < op.variants; ++v)

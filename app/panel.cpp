@@ -396,6 +396,12 @@ void variants_table(const UiState& s, const OpInfo& op, const StageTimes& t) {
 // variant's when they all ran, else the kernel's. CUDA only: the cpu backend has no copy figure.
 void roofline_lines(const UiState& s, const OpInfo& op, const StageTimes& t, double copy_gbs, bool all_variants) {
     const int w = s.job.params.width, h = s.job.params.height;
+    if (copy_gbs <= 0) return; // the cpu backend: no copy figure, nothing to say
+    const unsigned generated = generated_inputs(op, s.sources.loaded(0), s.sources.loaded(1));
+    if (generated) {
+        wrapped_disabled(generated_inputs_note(generated));
+        return;
+    }
     if (all_variants && op.variants > 1) {
         for (int v = 0; v < op.variants; ++v)
             if (const std::string line = roofline_text(variant_label(v), op, w, h, t.variant[v].mean(), copy_gbs);

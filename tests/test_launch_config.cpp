@@ -323,6 +323,25 @@ TEST(Roofline, TextStatesThePercentAndTheCopyOfTheSameBytes) {
         << "a write-only op's roofline is a copy of its writes";
 }
 
+// Without its images an op computes them (the fallbacks), so the panel says why there is no
+// roofline instead of a percentage of bytes the kernel never read.
+TEST(Roofline, AnOpWithoutItsImagesSaysItComputesThemInstead) {
+    const OpInfo &blend = *find_op("blend"), &invert = *find_op("invert"), &gradient = *find_op("gradient");
+    EXPECT_EQ(generated_inputs(blend, false, false), unsigned(kUsesImageA | kUsesImageB));
+    EXPECT_EQ(generated_inputs(blend, true, false), unsigned(kUsesImageB));
+    EXPECT_EQ(generated_inputs(blend, true, true), 0u);
+    EXPECT_EQ(generated_inputs(invert, false, false), unsigned(kUsesImageA));
+    EXPECT_EQ(generated_inputs(invert, true, false), 0u);
+    EXPECT_EQ(generated_inputs(gradient, false, false), 0u) << "reads nothing: its roofline is its writes";
+    EXPECT_EQ(generated_inputs_note(0), "");
+    EXPECT_EQ(generated_inputs_note(kUsesImageA),
+              "No roofline: without image A the op computes the gradient instead of reading it; load one to "
+              "compare the kernel with a copy of the bytes it reads and writes.");
+    EXPECT_NE(generated_inputs_note(kUsesImageA | kUsesImageB).find("without images A and B"), std::string::npos);
+    EXPECT_NE(generated_inputs_note(kUsesImageB).find("computes the checkerboard instead of reading it"),
+              std::string::npos);
+}
+
 // The tiled stencils compute 4 outputs a thread (a block covers 64x16 pixels): the launch the
 // panel, the inspector and the report read says so. The tiled box blur at another radius than 2
 // keeps one output a thread.

@@ -40,4 +40,26 @@ inline std::string roofline_text(std::string_view name, const OpInfo& op, int w,
                        percent_of_roofline(op, w, h, kernel_us, copy_gbs), copy_us);
 }
 
+// The images `op` reads that are not loaded (InputUse bits): it computes those (the gradient, the
+// checkerboard) instead of reading them, so a roofline that counts their bytes as read does not
+// describe the kernel.
+inline unsigned generated_inputs(const OpInfo& op, bool a_loaded, bool b_loaded) {
+    return op.inputs & ((a_loaded ? 0u : unsigned(kUsesImageA)) | (b_loaded ? 0u : unsigned(kUsesImageB)));
+}
+
+// What the panel says instead of the roofline when `generated` (generated_inputs) is not 0.
+inline std::string generated_inputs_note(unsigned generated) {
+    if (!generated) return {};
+    const bool a = generated & kUsesImageA, b = generated & kUsesImageB;
+    return fmt::format("No roofline: without {} the op computes {} instead of reading {}; load {} to compare the "
+                       "kernel with a copy of the bytes it reads and writes.",
+                       a && b ? "images A and B"
+                       : a    ? "image A"
+                              : "image B",
+                       a && b ? "the gradient and the checkerboard"
+                       : a    ? "the gradient"
+                              : "the checkerboard",
+                       a && b ? "them" : "it", a && b ? "both" : "one");
+}
+
 } // namespace kc

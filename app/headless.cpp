@@ -70,7 +70,7 @@ void roofline_json(nlohmann::json& j, const Options& o, const OpInfo& op, const 
                      {"percent", percent_of_roofline(op, w, h, r.times.kernel.median(), r.copy_gbs)},
                      {"inputs_read", generated == 0},
                      {"text", generated ? generated_inputs_note(generated) : line}};
-    for (int v = 0; op.variants > 1 && v < op.variants; ++v)
+    for (int v = 0; !generated && op.variants > 1 && v < op.variants; ++v)
         if (!r.times.variant[v].empty())
             j["roofline"]["variants"][variant_label(v)] =
                 roofline_text(variant_label(v), op, w, h, r.times.variant[v].median(), r.copy_gbs);

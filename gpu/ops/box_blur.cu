@@ -111,9 +111,11 @@ __device__ __forceinline__ void stage_blur_tile(const OpParams& p, int x0, int y
 //   over 5 rows once, then slides a 5-column sum along x: per output one add and one subtract
 //   instead of 24 adds;
 // - blocks inside the image stage with 16-byte loads and no clamping (stage_blur_tile);
-// - at most 32 registers a thread (__launch_bounds__: 8 blocks of 256 an SM), so that every warp
-//   slot of the SM is filled: 74 registers left 3 blocks an SM (169 -> 143 us at 7680x4320).
-__global__ void __launch_bounds__(kTile* kTile, 8) box_blur_quad_r2(OpParams p, Pixel* out) {
+// - at most 40 registers a thread (__launch_bounds__: 6 blocks of 256 an SM): 74 registers left 3
+//   blocks an SM (169 us at 7680x4320); 32 registers for 8 blocks, 146 us; 40 for 6, 142 us
+//   (results/h200-2026-12-01-final/blur-launch-bounds.txt: 4, 5, 7 blocks and other prefetch
+//   distances were slower).
+__global__ void __launch_bounds__(kTile* kTile, 6) box_blur_quad_r2(OpParams p, Pixel* out) {
     __shared__ __align__(16) BlurTile t;
     stage_blur_tile(p, blockIdx.x * kQuadTileW - kBlurR, blockIdx.y * kTile - kBlurR, t);
     __syncthreads();

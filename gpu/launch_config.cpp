@@ -47,7 +47,7 @@ std::optional<std::string> canvas_size_error(int width, int height) {
 
 static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
-Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping, int pixels_per_thread) {
+Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping, int pixels_per_thread, int rows_per_thread) {
     if (block.x <= 0 || block.y <= 0 || block.z <= 0) return {1, 1, 1};
     const long long pixels = 1LL * width * height;
     const long long per_block = 1LL * block.x * block.y;
@@ -55,7 +55,8 @@ Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping, int pi
     case Mapping::TwoD:
     case Mapping::Columns: {
         // Enough blocks along each picture axis, then back to the grid's axes (exchanged for columns).
-        const Dim3 tile = grid_to_picture(mapping, {block.x * std::max(1, pixels_per_thread), block.y, 1});
+        const Dim3 tile = grid_to_picture(
+            mapping, {block.x * std::max(1, pixels_per_thread), block.y * std::max(1, rows_per_thread), 1});
         return grid_to_picture(
             mapping, {static_cast<int>(ceil_div(width, tile.x)), static_cast<int>(ceil_div(height, tile.y)), 1});
     }
@@ -75,7 +76,8 @@ Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping, int pi
 }
 
 Dim3 resolved_grid(const LaunchConfig& config, int width, int height) {
-    return config.auto_grid ? auto_grid(config.block, width, height, config.mapping, config.pixels_per_thread)
+    return config.auto_grid ? auto_grid(config.block, width, height, config.mapping, config.pixels_per_thread,
+                                        config.rows_per_thread)
                             : config.grid;
 }
 

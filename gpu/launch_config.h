@@ -44,12 +44,15 @@ struct LaunchConfig {
     // 1, or 4 with the 2d mapping: each thread paints 4 neighbours in x with one 16-byte store,
     // the access width a memory-bound kernel needs to reach the copy bandwidth.
     int pixels_per_thread = 1;
+    // Own launches only (a custom op's kernels): each thread also paints the rows below its own,
+    // rows_per_thread in all (the tiled box blur: 4 pixels by 2 rows). Always 1 for the panel's.
+    int rows_per_thread = 1;
     bool operator==(const LaunchConfig&) const = default;
 };
 
 // The pixels one block of a tiled mapping covers: its width and height in the picture.
 inline Dim3 block_tile(const LaunchConfig& c) {
-    return grid_to_picture(c.mapping, {c.block.x * c.pixels_per_thread, c.block.y, 1});
+    return grid_to_picture(c.mapping, {c.block.x * c.pixels_per_thread, c.block.y * c.rows_per_thread, 1});
 }
 
 // The PyCUDA tutorial's launch: block (50,20,1), grid (80,8), linear indexing over 800x800.
@@ -72,7 +75,8 @@ constexpr int kMaxCanvasSide = 16384;
 std::optional<std::string> canvas_size_error(int width, int height);
 
 // The grid that covers a width x height image with this block and mapping (rounded up).
-Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping, int pixels_per_thread = 1);
+Dim3 auto_grid(const Dim3& block, int width, int height, Mapping mapping, int pixels_per_thread = 1,
+               int rows_per_thread = 1);
 // The grid a launch will use: auto_grid() or the hand-set one.
 Dim3 resolved_grid(const LaunchConfig& config, int width, int height);
 

@@ -59,9 +59,10 @@ PixelWriter thread_of_pixel(const LaunchConfig& c, const Dim3& grid, int width, 
     switch (c.mapping) {
     case Mapping::TwoD:
     case Mapping::Columns: {
-        // 2d: x = (blockIdx.x*blockDim.x + threadIdx.x)*ppt + k, y likewise with .y; columns the
-        // same with x and y exchanged. Inverted by division and remainder in the grid's axes.
-        const Dim3 u = grid_to_picture(c.mapping, {x / c.pixels_per_thread, y, 1});
+        // 2d: x = (blockIdx.x*blockDim.x + threadIdx.x)*ppt + k, y likewise with .y (times the rows a
+        // thread paints); columns the same with x and y exchanged. Inverted by division and remainder
+        // in the grid's axes.
+        const Dim3 u = grid_to_picture(c.mapping, {x / c.pixels_per_thread, y / c.rows_per_thread, 1});
         const int bx = u.x / c.block.x, by = u.y / c.block.y;
         if (bx >= grid.x || by >= grid.y) return w;
         w.block_idx = {bx, by, 0};
@@ -158,6 +159,13 @@ std::string mapping_formula(const LaunchConfig& c, const Dim3& grid, int width, 
         fmt::format("i = (blockIdx.x + blockIdx.y*{})*{} + threadIdx.y*{} + threadIdx.x", grid.x, per_block, c.block.x);
     switch (c.mapping) {
     case Mapping::TwoD:
+        if (c.rows_per_thread > 1)
+            return fmt::format("x = (blockIdx.x*{} + threadIdx.x)*{}\n"
+                               "y = (blockIdx.y*{} + threadIdx.y)*{}\n"
+                               "if (x >= {} || y >= {}) return;\n"
+                               "pixel[(y .. y+{})*{} + x .. x+{}] = ...  (a {}-byte store a row)",
+                               c.block.x, c.pixels_per_thread, c.block.y, c.rows_per_thread, width, height,
+                               c.rows_per_thread - 1, width, c.pixels_per_thread - 1, 4 * c.pixels_per_thread);
         if (c.pixels_per_thread == 4)
             return fmt::format("x = (blockIdx.x*{} + threadIdx.x)*4\n"
                                "y = blockIdx.y*{} + threadIdx.y\n"
@@ -204,7 +212,7 @@ WarpStores first_warp_stores(const LaunchConfig& c, int width, int height, int w
         const int tx = k % c.block.x, ty = k / c.block.x; // block (0, 0), layer z = 0
         long long first;                                  // the first pixel lane k stores
         if (is_tiled(c.mapping)) {
-            const Dim3 p = grid_to_picture(c.mapping, {tx * c.pixels_per_thread, ty, 1});
+            const Dim3 p = grid_to_picture(c.mapping, {tx * c.pixels_per_thread, ty * c.rows_per_thread, 1});
             if (p.x >= width || p.y >= height) continue;
             first = 1LL * p.y * width + p.x;
         } else {

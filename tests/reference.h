@@ -46,12 +46,15 @@ inline std::vector<int> writes_per_pixel(const LaunchConfig& l, const Dim3& grid
                     for (int ty = 0; ty < l.block.y; ++ty)
                         for (int tx = 0; tx < l.block.x; ++tx) {
                             if (l.mapping == Mapping::TwoD) {
-                                // With 4 pixels per thread, thread column c paints columns 4c .. 4c+3.
-                                const long long column = 1LL * bx * l.block.x + tx, y = 1LL * by * l.block.y + ty;
-                                for (int k = 0; k < l.pixels_per_thread; ++k) {
-                                    const long long x = column * l.pixels_per_thread + k;
-                                    if (x < w && y < h) ++count[y * w + x];
-                                }
+                                // With 4 pixels per thread, thread column c paints columns 4c .. 4c+3;
+                                // with 2 rows a thread (an own launch), thread row r paints rows 2r, 2r+1.
+                                const long long column = 1LL * bx * l.block.x + tx, row = 1LL * by * l.block.y + ty;
+                                for (int j = 0; j < l.rows_per_thread; ++j)
+                                    for (int k = 0; k < l.pixels_per_thread; ++k) {
+                                        const long long x = column * l.pixels_per_thread + k,
+                                                        y = row * l.rows_per_thread + j;
+                                        if (x < w && y < h) ++count[y * w + x];
+                                    }
                                 continue;
                             }
                             if (l.mapping == Mapping::Columns) {

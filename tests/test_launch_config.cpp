@@ -11,6 +11,7 @@
 #include "gpu/paint_job.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
+#include "gpu/thread_of_pixel.h"
 #include "tests/reference.h"
 
 namespace kc {
@@ -342,27 +343,49 @@ TEST(Roofline, AnOpWithoutItsImagesSaysItComputesThemInstead) {
               std::string::npos);
 }
 
-// The tiled stencils compute 4 outputs a thread (a block covers 64x16 pixels): the launch the
-// panel, the inspector and the report read says so. The tiled box blur at another radius than 2
-// keeps one output a thread.
+// The tiled stencils compute 4 outputs a thread (a block covers 64x16 pixels; the box blur's
+// threads 4 on each of 2 rows): the launch the panel, the inspector and the report read says so.
+// The tiled box blur at another radius than 2 keeps one output a thread.
 TEST(LaunchConfig, TiledStencilsLaunchFourPixelsAThread) {
     struct Case {
         const char* op;
-        int radius, pixels_per_thread;
-        Dim3 grid;
+        int radius, pixels_per_thread, rows_per_thread;
+        Dim3 block, grid;
     };
     for (const Case& c :
-         {Case{"box_blur", 2, 4, {2, 4, 1}}, Case{"sobel", 2, 4, {2, 4, 1}}, Case{"box_blur", 3, 1, {7, 4, 1}}}) {
+         {Case{"box_blur", 2, 4, 2, {16, 8, 1}, {2, 4, 1}}, Case{"sobel", 2, 4, 1, {16, 16, 1}, {2, 4, 1}},
+          Case{"box_blur", 3, 1, 1, {16, 16, 1}, {7, 4, 1}}}) {
         SCOPED_TRACE(std::string(c.op) + " radius " + std::to_string(c.radius));
         PaintJob job;
         job.op = find_op(c.op)->index;
         job.params.width = 100, job.params.height = 50, job.params.variant = 1, job.params.radius = c.radius;
         const LaunchConfig l = effective_launch(job);
-        EXPECT_EQ(l.block, (Dim3{16, 16, 1}));
+        EXPECT_EQ(l.block, c.block);
         EXPECT_EQ(l.pixels_per_thread, c.pixels_per_thread);
+        EXPECT_EQ(l.rows_per_thread, c.rows_per_thread);
         EXPECT_EQ(resolved_grid(l, 100, 50), c.grid);
         EXPECT_TRUE(coverage(l, 100, 50).covers_all());
     }
+}
+
+// The inspector's inverse of the two-row launch: pixel (x, y) is painted by the thread whose 4x2
+// patch holds it, as the independent enumeration of every thread (reference.h) counts it once.
+TEST(LaunchConfig, TwoRowsAThreadAreInvertedPixelByPixel) {
+    const LaunchConfig l = two_row_quad_tile_launch();
+    const int w = 100, h = 50;
+    const Dim3 grid = resolved_grid(l, w, h);
+    const std::vector<int> writes = ref::writes_per_pixel(l, grid, w, h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const PixelWriter p = thread_of_pixel(l, grid, w, h, x, y);
+            ASSERT_TRUE(p.covered) << x << "," << y;
+            EXPECT_EQ(p.block_idx.x * 16 + p.thread_idx.x, x / 4) << x << "," << y;
+            EXPECT_EQ(p.block_idx.y * 8 + p.thread_idx.y, y / 2) << x << "," << y;
+            EXPECT_EQ(writes[std::size_t(y) * w + x], 1) << x << "," << y;
+        }
+    EXPECT_TRUE(coverage(l, w, h).covers_all());
+    EXPECT_NE(mapping_formula(l, grid, w, h).find("y = (blockIdx.y*8 + threadIdx.y)*2"), std::string::npos)
+        << mapping_formula(l, grid, w, h);
 }
 
 // matmul has a third kernel; the other ops refuse the variant they lack, naming what they have.

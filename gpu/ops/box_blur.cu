@@ -77,13 +77,14 @@ struct BlurTile {
 // 16-byte aligned reads 4 pixels a load (18 loads a row, from x0 - 2; 252 -> 169 us at 7680x4320
 // against one pixel a load); an edge block reads pixel by pixel, clamped. Each load also prefetches
 // the rows below (staging_params), which the blocks of those rows will stage.
+template <int kThreads>
 __device__ __forceinline__ void stage_blur_tile(const OpParams& p, int x0, int y0, BlurTile& t) {
     const int tid = threadIdx.y * kTile + threadIdx.x, w = p.width, h = p.height;
     const OpParams staging = staging_params(p);
     constexpr int kQuadsPerRow = (kBlurTw + 4) / 4; // 18: from x0 - 2 to x0 + 69
     if (p.src_a && w % 4 == 0 && x0 >= 2 && x0 + kBlurTw + 2 <= w && y0 >= 0 && y0 + kBlurTh <= h) {
-        stage_tile<2>(
-            kQuadsPerRow * kBlurTh, tid, kTile * kTile,
+        stage_tile<(kQuadsPerRow * kBlurTh + kThreads - 1) / kThreads>(
+            kQuadsPerRow * kBlurTh, tid, kThreads,
             [&](int i) {
                 const int v = i / kQuadsPerRow, j = i - v * kQuadsPerRow;
                 return load_quad_prefetching(p, x0 - 2 + 4 * j, y0 + v);
@@ -95,8 +96,8 @@ __device__ __forceinline__ void stage_blur_tile(const OpParams& p, int x0, int y
             });
         return;
     }
-    stage_tile<(kBlurTw * kBlurTh + kTile * kTile - 1) / (kTile * kTile)>(
-        kBlurTw * kBlurTh, tid, kTile * kTile,
+    stage_tile<(kBlurTw * kBlurTh + kThreads - 1) / kThreads>(
+        kBlurTw * kBlurTh, tid, kThreads,
         [&](int i) {
             const int v = i / kBlurTw;
             return source_a_clamped(x0 + i - v * kBlurTw, y0 + v, staging);
@@ -104,47 +105,63 @@ __device__ __forceinline__ void stage_blur_tile(const OpParams& p, int x0, int y
         [&](int i, Pixel q) { t.put(i / kBlurTw, i % kBlurTw, pack(q)); });
 }
 
-// Tiled at r = 2 (the default radius): 16x16 threads, each computing 4 neighbouring outputs in x,
-// a block 64x16 (quad_tile_launch). The tricks, each for fewer instructions a pixel:
-// - the staged tile packs two channels in a word (BlurTile) and is read 16 bytes at a time;
-// - the four outputs of a thread share 8 columns of their windows: the thread sums each column
-//   over 5 rows once, then slides a 5-column sum along x: per output one add and one subtract
-//   instead of 24 adds;
-// - blocks inside the image stage with 16-byte loads and no clamping (stage_blur_tile);
-// - at most 40 registers a thread (__launch_bounds__: 6 blocks of 256 an SM): 74 registers left 3
-//   blocks an SM (169 us at 7680x4320); 32 registers for 8 blocks, 146 us; 40 for 6, 142 us
-//   (results/h200-2026-12-01-final/blur-launch-bounds.txt: 4, 5, 7 blocks and other prefetch
-//   distances were slower).
-__global__ void __launch_bounds__(kTile* kTile, 6) box_blur_quad_r2(OpParams p, Pixel* out) {
-    __shared__ __align__(16) BlurTile t;
-    stage_blur_tile(p, blockIdx.x * kQuadTileW - kBlurR, blockIdx.y * kTile - kBlurR, t);
-    __syncthreads();
-    const int tx = threadIdx.x, ty = threadIdx.y, c0 = 4 * tx; // the thread's columns: c0 .. c0 + 7
-    unsigned col_br[8] = {}, col_ga[8] = {};
+// Row v of the staged tile, columns c0 .. c0 + 7, added to (or, kAdd false, taken from) a thread's
+// column sums: four 16-byte reads.
+template <bool kAdd>
+__device__ __forceinline__ void add_tile_row(const BlurTile& t, int v, int c0, unsigned (&br)[8], unsigned (&ga)[8]) {
+    const uint4 b0 = *reinterpret_cast<const uint4*>(&t.br[v][c0]),
+                b1 = *reinterpret_cast<const uint4*>(&t.br[v][c0 + 4]);
+    const uint4 g0 = *reinterpret_cast<const uint4*>(&t.ga[v][c0]),
+                g1 = *reinterpret_cast<const uint4*>(&t.ga[v][c0 + 4]);
+    const unsigned bs[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+    const unsigned gs[8] = {g0.x, g0.y, g0.z, g0.w, g1.x, g1.y, g1.z, g1.w};
 #pragma unroll
-    for (int dy = 0; dy <= 2 * kBlurR; ++dy) {
-        const uint4 b0 = *reinterpret_cast<const uint4*>(&t.br[ty + dy][c0]),
-                    b1 = *reinterpret_cast<const uint4*>(&t.br[ty + dy][c0 + 4]);
-        const uint4 g0 = *reinterpret_cast<const uint4*>(&t.ga[ty + dy][c0]),
-                    g1 = *reinterpret_cast<const uint4*>(&t.ga[ty + dy][c0 + 4]);
-        const unsigned bs[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-        const unsigned gs[8] = {g0.x, g0.y, g0.z, g0.w, g1.x, g1.y, g1.z, g1.w};
-#pragma unroll
-        for (int k = 0; k < 8; ++k) col_br[k] += bs[k], col_ga[k] += gs[k];
+    for (int k = 0; k < 8; ++k) {
+        if constexpr (kAdd)
+            br[k] += bs[k], ga[k] += gs[k];
+        else
+            br[k] -= bs[k], ga[k] -= gs[k];
     }
-    unsigned s_br = col_br[0] + col_br[1] + col_br[2] + col_br[3] + col_br[4];
-    unsigned s_ga = col_ga[0] + col_ga[1] + col_ga[2] + col_ga[3] + col_ga[4];
+}
+
+// The 4 outputs (x..x+3, y) from 8 column sums of 5 rows: a 5-column sum slid along x, one add and
+// one subtract an output instead of 24 adds; (sum + n/2) / n with n = 25, as box_mean rounds.
+__device__ __forceinline__ void store_row_of_four(const unsigned (&br)[8], const unsigned (&ga)[8], Pixel* out, int x,
+                                                  int y, const OpParams& p) {
+    unsigned s_br = br[0] + br[1] + br[2] + br[3] + br[4], s_ga = ga[0] + ga[1] + ga[2] + ga[3] + ga[4];
     Pixel q[4];
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
-        // (sum + n/2) / n with n = 25, as box_mean rounds; a constant divisor is a multiply.
-        const unsigned b = ((s_br & 0xFFFFu) + 12) / 25, rr = ((s_br >> 16) + 12) / 25,
-                       g = ((s_ga & 0xFFFFu) + 12) / 25;
-        q[k] = make_pixel(static_cast<int>(rr), static_cast<int>(g), static_cast<int>(b));
-        if (k < 3) s_br += col_br[k + 5] - col_br[k], s_ga += col_ga[k + 5] - col_ga[k];
+        const unsigned b = ((s_br & 0xFFFFu) + 12) / 25, r = ((s_br >> 16) + 12) / 25, g = ((s_ga & 0xFFFFu) + 12) / 25;
+        q[k] = make_pixel(static_cast<int>(r), static_cast<int>(g), static_cast<int>(b));
+        if (k < 3) s_br += br[k + 5] - br[k], s_ga += ga[k + 5] - ga[k];
     }
-    const int x = blockIdx.x * kQuadTileW + c0, y = blockIdx.y * kTile + ty;
     if (y < p.height) store_four(out, x, y, p.width, q);
+}
+
+// Tiled at r = 2 (the default radius): 16x8 threads, each computing 4 neighbouring outputs in x on
+// 2 rows, a block 64x16 (two_row_quad_tile_launch). The tricks, each for fewer instructions a pixel:
+// - the staged tile packs two channels in a word (BlurTile) and is read 16 bytes at a time;
+// - a thread's four outputs share 8 columns of their windows: it sums each column over 5 rows
+//   once, and slides a 5-column sum along x (store_row_of_four);
+// - its second row's column sums are the first's less the row above plus the row below: 6 staged
+//   rows read for 8 outputs (117 us at 7680x4320, against 142 us for 4 outputs a thread of 16x16);
+// - blocks inside the image stage with 16-byte loads and no clamping (stage_blur_tile);
+// - 8 blocks of 128 an SM fit its 64 registers a thread without spilling (__launch_bounds__);
+//   fewer registers for more blocks spill, and ran slower (results/h200-2026-12-01-final).
+__global__ void __launch_bounds__(kTile* kTile / 2, 8) box_blur_quad_r2(OpParams p, Pixel* out) {
+    __shared__ __align__(16) BlurTile t;
+    stage_blur_tile<kTile * kTile / 2>(p, blockIdx.x * kQuadTileW - kBlurR, blockIdx.y * kTile - kBlurR, t);
+    __syncthreads();
+    const int r0 = 2 * threadIdx.y, c0 = 4 * threadIdx.x; // the thread's rows r0, r0 + 1; columns c0 .. c0 + 7
+    const int x = blockIdx.x * kQuadTileW + c0, y = blockIdx.y * kTile + r0;
+    unsigned br[8] = {}, ga[8] = {};
+#pragma unroll
+    for (int dy = 0; dy <= 2 * kBlurR; ++dy) add_tile_row<true>(t, r0 + dy, c0, br, ga);
+    store_row_of_four(br, ga, out, x, y, p);
+    add_tile_row<true>(t, r0 + 2 * kBlurR + 1, c0, br, ga);
+    add_tile_row<false>(t, r0, c0, br, ga);
+    store_row_of_four(br, ga, out, x, y + 1, p);
 }
 
 } // namespace

@@ -35,9 +35,10 @@ struct BoxBlurOp : CustomOp {
                     box_mean(x, y, p.radius, [&](int u, int v) { return source_a_clamped(u, v, p); });
         });
     }
-    // The tiled kernel at r = 2 (the default) computes 4 outputs a thread; naive and other radii one.
+    // The tiled kernel at r = 2 (the default) computes 4 outputs by 2 rows a thread; naive and other
+    // radii one output.
     static LaunchConfig own_launch(const OpParams& p) {
-        return p.variant == 1 && p.radius == 2 ? quad_tile_launch() : tile_launch();
+        return p.variant == 1 && p.radius == 2 ? two_row_quad_tile_launch() : tile_launch();
     }
     static void cuda_launch(const CudaCustomLaunch& l);
 };

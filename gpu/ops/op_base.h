@@ -60,6 +60,17 @@ inline LaunchConfig quad_tile_launch() {
 }
 constexpr int kQuadTileW = 4 * kTile;
 
+// The tiled box blur's launch at r = 2: the same 64x16 pixels a block, by 16x8 threads that each
+// compute 4 outputs in x on 2 rows: the second row's column sums are the first's, less the row
+// above and plus the row below, so a thread reads 6 staged rows for 8 outputs instead of 5 for 4.
+inline LaunchConfig two_row_quad_tile_launch() {
+    return LaunchConfig{.block = {kTile, kTile / 2, 1},
+                        .auto_grid = true,
+                        .mapping = Mapping::TwoD,
+                        .pixels_per_thread = 4,
+                        .rows_per_thread = 2};
+}
+
 // Which input images an operation reads (`inputs`). The parameters it reads are `params`: names
 // from the parameter table (param_limits.h), space-separated; a name not in the table fails the
 // build. Two-variant ops read "variant" without naming it.

@@ -148,7 +148,8 @@ __device__ __forceinline__ void store_row_of_four(const unsigned (&br)[8], const
 //   rows read for 8 outputs (117 us at 7680x4320, against 142 us for 4 outputs a thread of 16x16);
 // - blocks inside the image stage with 16-byte loads and no clamping (stage_blur_tile);
 // - 8 blocks of 128 an SM fit its 64 registers a thread without spilling (__launch_bounds__);
-//   fewer registers for more blocks spill, and ran slower (results/h200-2026-12-01-final).
+//   fewer registers for more blocks spill, and ran slower (results/h200-2026-12-01-final/
+//   blur-launch-bounds.txt).
 __global__ void __launch_bounds__(kTile* kTile / 2, 8) box_blur_quad_r2(OpParams p, Pixel* out) {
     __shared__ __align__(16) BlurTile t;
     stage_blur_tile<kTile * kTile / 2>(p, blockIdx.x * kQuadTileW - kBlurR, blockIdx.y * kTile - kBlurR, t);

@@ -40,24 +40,6 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-#ifdef KC_HAVE_CUDA
-// Median of `reps` CUDA-event timings of `body` on the default stream, after `warmup` untimed runs.
-double event_median_us(int warmup, int reps, const std::function<void()>& body) {
-    CudaEvent start = CudaEvent::create(), stop = CudaEvent::create();
-    std::vector<double> times;
-    for (int i = 0; i < warmup + reps; ++i) {
-        KC_CUDA_CHECK_THROW(cudaEventRecord(start.get()));
-        body();
-        KC_CUDA_CHECK_THROW(cudaEventRecord(stop.get()));
-        KC_CUDA_CHECK_THROW(cudaEventSynchronize(stop.get()));
-        float ms = 0;
-        KC_CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-        if (i >= warmup) times.push_back(ms * 1000.0);
-    }
-    return median(times);
-}
-#endif
-
 // Median time of a device-to-device copy of `bytes` (the bandwidth floor every op is compared to;
 // measured where the app measures it, copy_bandwidth.h).
 double copy_median_us(std::size_t bytes, int reps) {
@@ -495,7 +477,7 @@ bool time_size(BenchContext& c, int w, int h, const std::vector<std::pair<Backen
     sources.set(1, noise_image(w, h, 2), "noise B");
     const std::size_t bytes = std::size_t(w) * h * sizeof(Pixel);
     const double copy_us = c.cuda ? copy_median_us(bytes, c.o.reps) : 0.0;
-    const double copy_gbs = copy_us > 0 ? 2.0 * bytes / (copy_us * 1e3) : 0.0; // as copy_bandwidth.h's
+    const double copy_gbs = kc::copy_gbs(double(bytes), copy_us);
     const double floor_us = print_floors(c, canvas, screen, w, h, copy_us, copy_gbs);
     for (auto [backend, present] : paths) {
         c.painter.set_backend(backend);

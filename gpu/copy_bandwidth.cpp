@@ -8,14 +8,12 @@
 
 namespace kc {
 
-double time_device_copy_us(std::size_t bytes, int warmup, int reps, cudaStream_t stream) {
-    DeviceBuffer<std::uint8_t> src(bytes), dst(bytes);
-    KC_CUDA_CHECK_THROW(cudaMemsetAsync(src.data(), 1, bytes, stream)); // real bytes, not untouched pages
+double event_median_us(int warmup, int reps, const std::function<void()>& body, cudaStream_t stream) {
     CudaEvent start = CudaEvent::create(), stop = CudaEvent::create();
     std::vector<double> times;
     for (int i = 0; i < warmup + reps; ++i) {
         KC_CUDA_CHECK_THROW(cudaEventRecord(start.get(), stream));
-        KC_CUDA_CHECK_THROW(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+        body();
         KC_CUDA_CHECK_THROW(cudaEventRecord(stop.get(), stream));
         KC_CUDA_CHECK_THROW(cudaEventSynchronize(stop.get()));
         float ms = 0;
@@ -27,13 +25,22 @@ double time_device_copy_us(std::size_t bytes, int warmup, int reps, cudaStream_t
     return times[times.size() / 2];
 }
 
+double time_device_copy_us(std::size_t bytes, int warmup, int reps, cudaStream_t stream) {
+    DeviceBuffer<std::uint8_t> src(bytes), dst(bytes);
+    KC_CUDA_CHECK_THROW(cudaMemsetAsync(src.data(), 1, bytes, stream)); // real bytes, not untouched pages
+    return event_median_us(
+        warmup, reps,
+        [&] { KC_CUDA_CHECK_THROW(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream)); },
+        stream);
+}
+
 double device_copy_gbs(cudaStream_t stream) {
     std::size_t free = 0, total = 0;
     if (cudaMemGetInfo(&free, &total) != cudaSuccess) return 0.0;
     const std::size_t bytes = std::min<std::size_t>(std::size_t(256) << 20, free / 8) & ~std::size_t(255);
     if (bytes == 0) return 0.0;
     try {
-        return copy_gbs(bytes, time_device_copy_us(bytes, 2, 5, stream));
+        return copy_gbs(double(bytes), time_device_copy_us(bytes, 2, 5, stream));
     } catch (const CudaError&) { // no figure, not a failed backend: the panel then states no roofline
         cudaGetLastError();
         return 0.0;

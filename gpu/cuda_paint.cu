@@ -98,8 +98,7 @@ __global__ void copy_to_surface_kernel(const Pixel* __restrict__ pixels, int wid
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= width || y >= height) return;
-    const Pixel p = pixels[y * width + x];
-    surf2Dwrite(make_uchar4(p.r, p.g, p.b, p.a), surface, x * 4, y); // RGBA8 texel; x in bytes
+    SurfaceSink{surface}.put(unsigned(x), unsigned(y), 0, pixels[y * width + x]); // the direct path's swizzle
 }
 
 // The inputs every op falls back to without images: A the gradient, B the checkerboard.

@@ -12,6 +12,10 @@
 
 namespace kc {
 
+// A copy's bandwidth, bytes read plus written per nanosecond (GB/s), from the `bytes` it copied in
+// `copy_us`; 0 without a time.
+inline double copy_gbs(double bytes, double copy_us) { return copy_us > 0 ? 2.0 * bytes / (copy_us * 1e3) : 0.0; }
+
 // The bytes `op` must move for a w x h canvas: each input pixel read once, each output written once.
 inline double roofline_bytes(const OpInfo& op, int w, int h) {
     return double(op.bytes_read_per_pixel + op.bytes_written_per_pixel) * w * h;

@@ -150,7 +150,8 @@ __device__ __forceinline__ void store_row_of_four(const unsigned (&br)[8], const
 // - 8 blocks of 128 an SM fit its 64 registers a thread without spilling (__launch_bounds__);
 //   fewer registers for more blocks spill, and ran slower (results/h200-2026-12-01-final/
 //   blur-launch-bounds.txt).
-__global__ void __launch_bounds__(kTile* kTile / 2, 8) box_blur_quad_r2(OpParams p, Pixel* out) {
+__global__ void __launch_bounds__(kTile* kTile / 2, KC_RESIDENT_BLOCKS(kTile* kTile / 2, 8))
+    box_blur_quad_r2(OpParams p, Pixel* out) {
     __shared__ __align__(16) BlurTile t;
     stage_blur_tile<kTile * kTile / 2>(p, blockIdx.x * kQuadTileW - kBlurR, blockIdx.y * kTile - kBlurR, t);
     __syncthreads();

@@ -15,6 +15,21 @@ inline OwnDims own_dims(const LaunchConfig& l, const OpParams& p) {
     return {to_dim3(resolved_grid(l, p.width, p.height)), to_dim3(l.block)};
 }
 
+// The threads an SM of the GPU being compiled for keeps resident: 2048 on sm_80 and sm_90, 1536 on
+// sm_86, sm_87, sm_89 and sm_120, 1024 on sm_75. __launch_bounds__ asking more blocks than fit is
+// an error there, so the stencils ask for KC_RESIDENT_BLOCKS(threads, wanted): `wanted` blocks of
+// `threads` where they fit (the H200's figure, which the kernels were tuned on), else as many as fit.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define KC_THREADS_PER_SM 1024
+#elif defined(__CUDA_ARCH__) &&                                                                                        \
+    (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#define KC_THREADS_PER_SM 1536
+#else
+#define KC_THREADS_PER_SM 2048
+#endif
+#define KC_RESIDENT_BLOCKS(threads, wanted)                                                                            \
+    ((wanted) * (threads) <= KC_THREADS_PER_SM ? (wanted) : KC_THREADS_PER_SM / (threads))
+
 // Stages `count` entries of a shared-memory tile with `threads` threads: entry i is load(i), kept
 // by store(i, value). Every load a thread makes is issued before the first store, so a block's tile
 // costs one trip to DRAM, not one per entry a thread stages (a loop that stores as it loads waits

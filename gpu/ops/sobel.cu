@@ -55,7 +55,8 @@ __device__ __forceinline__ void stage_sobel_tile(const OpParams& p, int x0, int 
 // each of its 4 outputs takes gx = S(right) - S(left), gy = D(left) + 2 D(mid) + D(right) -- the
 // same integers as sobel_at, with 6 columns read for 4 outputs instead of 9 pixels for each. At
 // most 32 registers a thread (__launch_bounds__), as the box blur's.
-__global__ void __launch_bounds__(kTile* kTile, 8) sobel_quad(OpParams p, Pixel* out) {
+__global__ void __launch_bounds__(kTile* kTile, KC_RESIDENT_BLOCKS(kTile* kTile, 8))
+    sobel_quad(OpParams p, Pixel* out) {
     __shared__ __align__(16) SobelTile lum;
     stage_sobel_tile(p, blockIdx.x * kQuadTileW - 1, blockIdx.y * kTile - 1, lum);
     __syncthreads();

@@ -6,7 +6,8 @@
 //   3. Does GL external memory (a CUDA VMM allocation exported as an fd, imported with
 //      GL_EXT_memory_object_fd) avoid the per-frame map, and is the frame any faster with it?
 // `present_probe` runs 1 and 3 and the interop part of 2; `present_probe sync` runs the hand-over
-// part of 2 (incl. context priorities and EGL syncs). Findings on the H200: results/README.md.
+// part of 2 (incl. context priorities and EGL syncs); `present_probe double` whether a second texture
+// lets the kernel overlap the draw. Findings on the H200: results/README.md.
 // Not built by default: `cmake --build build --target present_probe` (needs libcuda at link time).
 #include <glad/gl.h>
 
@@ -531,6 +532,47 @@ void sync_probe(cudaStream_t stream) {
     }
 }
 
+// Double buffering at 7680x4320: does a frame that draws the texture painted one frame earlier, while
+// the kernel paints the other, hide the kernel behind the hand-over? `present_probe double`.
+void double_probe(cudaStream_t stream) {
+    constexpr int BW = 7680, BH = 4320;
+    std::printf("\n== double buffering, %dx%d canvas drawn into %dx%d ==\n", BW, BH, SW, SH);
+    GLuint tex[2] = {make_texture(BW, BH), make_texture(BW, BH)};
+    cudaGraphicsResource* res[2] = {};
+    for (int i = 0; i < 2; ++i)
+        CK(cudaGraphicsGLRegisterImage(&res[i], tex[i], GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore));
+    const dim3 block(32, 8), grid((BW + 31) / 32, (BH + 7) / 8);
+    int frame = 0;
+    auto paint = [&](int i, int kernels) {
+        CK(cudaGraphicsMapResources(1, &res[i], stream));
+        cudaArray_t array;
+        CK(cudaGraphicsSubResourceGetMappedArray(&array, res[i], 0, 0));
+        cudaResourceDesc rd{};
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = array;
+        cudaSurfaceObject_t surf;
+        CK(cudaCreateSurfaceObject(&surf, &rd));
+        for (int k = 0; k < kernels; ++k) paint_surface<<<grid, block, 0, stream>>>(surf, BW, BH, frame);
+        CK(cudaDestroySurfaceObject(surf));
+        CK(cudaGraphicsUnmapResources(1, &res[i], stream));
+    };
+    auto draw = [&](int i) { draw_texture(tex[i], SW, SH, screen_fbo, GL_LINEAR), glFlush(); };
+    for (int kernels : {0, 1, 2}) {
+        const double single = streamed([&] { paint(0, kernels), draw(0), ++frame; });
+        const double twice = streamed([&] { paint(frame & 1, kernels), draw((frame + 1) & 1), ++frame; });
+        const double draw_first = streamed([&] { draw((frame + 1) & 1), paint(frame & 1, kernels), ++frame; });
+        std::printf("%d kernels: single texture %.1f us/frame, double (paints one, draws the other) %.1f, the same "
+                    "drawing first %.1f\n",
+                    kernels, single, twice, draw_first);
+    }
+    // What the double-buffered frames show: frame f's pattern in the texture drawn at f + 1.
+    paint(0, 1);
+    GLuint fbo = make_fbo(tex[0]);
+    std::printf("texture 0 after a paint of frame %d: %ld mismatches in its first %dx%d\n", frame,
+                mismatches(fbo, BW / 8, BH / 8, frame), BW / 8, BH / 8);
+    for (auto* r : res) CK(cudaGraphicsUnregisterResource(r));
+}
+
 int main(int argc, char** argv) {
     kc::EglHeadlessContext context(0);
     std::printf("%s\n", context.description().c_str());
@@ -551,6 +593,15 @@ int main(int argc, char** argv) {
     glGenVertexArrays(1, &vao);
     if (argc > 1 && std::string(argv[1]) == "sync") {
         sync_probe(stream);
+        return 0;
+    }
+    if (argc > 1 && std::string(argv[1]) == "double") {
+        prog_tex = program(R"(#version 330 core
+in vec2 uv; out vec4 c; uniform sampler2D image;
+void main() { c = texture(image, uv); })");
+        screen_tex = make_texture(SW, SH);
+        screen_fbo = make_fbo(screen_tex);
+        double_probe(stream);
         return 0;
     }
     prog_tex = program(R"(#version 330 core

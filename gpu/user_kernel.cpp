@@ -170,9 +170,42 @@ const StarterKernel& default_starter() {
     return gradient ? *gradient : starter_kernels().front();
 }
 
-KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc, std::string_view file_name) {
+namespace {
+
+// NVRTC's log of `program` without its terminating NUL; empty where it wrote none.
+std::string program_log(const Nvrtc& n, nvrtcProgram program) {
+    std::size_t size = 0;
+    if (n.GetProgramLogSize(program, &size) != kNvrtcSuccess || size <= 1) return {};
+    std::string log(size, '\0');
+    n.GetProgramLog(program, log.data());
+    log.resize(size - 1);
+    return log;
+}
+
+// The line a failed compile's log gets when the user changed the signature NVRTC must find.
+std::string_view signature_hint(std::string_view log) {
+    if (log.find("function \"paint\" has \"C\" linkage") == std::string_view::npos) return {};
+    return "hint: paint must keep the signature of the prelude's declaration:\n"
+           "  extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, "
+           "const Pixel* b, float t)\n";
+}
+
+// The compiled program's PTX or CUBIN into `image`; nullopt, or why NVRTC gave none.
+std::optional<std::string> take_image(const Nvrtc& n, nvrtcProgram program, bool ptx, std::vector<char>& image) {
+    std::size_t size = 0;
+    const nvrtcResult got = ptx ? n.GetPTXSize(program, &size) : n.GetCUBINSize(program, &size);
+    if (got != kNvrtcSuccess || size == 0)
+        return fmt::format("NVRTC compiled but returned no {}", ptx ? "PTX" : "CUBIN");
+    image.resize(size);
+    if ((ptx ? n.GetPTX(program, image.data()) : n.GetCUBIN(program, image.data())) == kNvrtcSuccess)
+        return std::nullopt;
+    image.clear();
+    return "NVRTC could not return the compiled code";
+}
+
+// compile_user_kernel() but for the clock.
+KernelCompile compile_with_nvrtc(std::string_view source, ComputeCapability cc, std::string_view file_name) {
     KernelCompile result;
-    const auto t0 = std::chrono::steady_clock::now();
     const Nvrtc& n = nvrtc();
     if (n.error) {
         result.log = *n.error;
@@ -202,34 +235,25 @@ KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc,
     // Functions without __device__ are device functions, so helpers need no qualifier.
     const char* options[] = {arch.c_str(), "-std=c++17", "--device-as-default-execution-space", "--generate-line-info"};
     const nvrtcResult compiled = n.CompileProgram(program, static_cast<int>(std::size(options)), options);
-    std::size_t log_size = 0;
-    if (n.GetProgramLogSize(program, &log_size) == kNvrtcSuccess && log_size > 1) {
-        result.log.resize(log_size);
-        n.GetProgramLog(program, result.log.data());
-        result.log.resize(log_size - 1); // drop the terminating NUL
-    }
+    result.log = program_log(n, program);
     if (compiled != kNvrtcSuccess) {
         if (result.log.empty()) result.log = n.GetErrorString(compiled);
-        if (result.log.find("function \"paint\" has \"C\" linkage") != std::string::npos)
-            result.log += "hint: paint must keep the signature of the prelude's declaration:\n"
-                          "  extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, "
-                          "const Pixel* b, float t)\n";
-        result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        result.log += signature_hint(result.log);
         return result;
     }
-    std::size_t size = 0;
-    const nvrtcResult got = ptx ? n.GetPTXSize(program, &size) : n.GetCUBINSize(program, &size);
-    if (got != kNvrtcSuccess || size == 0) {
-        result.log += fmt::format("NVRTC compiled but returned no {}", ptx ? "PTX" : "CUBIN");
-        return result;
-    }
-    result.image.resize(size);
-    if ((ptx ? n.GetPTX(program, result.image.data()) : n.GetCUBIN(program, result.image.data())) != kNvrtcSuccess) {
-        result.log += "NVRTC could not return the compiled code";
-        result.image.clear();
+    if (auto e = take_image(n, program, ptx, result.image)) {
+        result.log += *e;
         return result;
     }
     result.ok = true;
+    return result;
+}
+
+} // namespace
+
+KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc, std::string_view file_name) {
+    const auto t0 = std::chrono::steady_clock::now();
+    KernelCompile result = compile_with_nvrtc(source, cc, file_name);
     result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

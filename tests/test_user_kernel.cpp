@@ -77,6 +77,7 @@ TEST_F(Nvrtc, AWrongSignatureIsACompileErrorOnTheUsersLine) {
         compile_user_kernel("\nextern \"C\" __global__ void paint(Pixel* out, int width) {}\n", kH200, "sig.cu");
     EXPECT_FALSE(k.ok);
     EXPECT_NE(k.log.find("sig.cu(2)"), std::string::npos) << k.log;
+    EXPECT_NE(k.log.find("hint: paint must keep the signature"), std::string::npos) << k.log;
 }
 
 TEST_F(Nvrtc, PreludeHelpersNeedNoQualifiers) {

@@ -85,8 +85,7 @@ struct RecordRenderer::Overlay {
             io.IniFilename = nullptr, io.LogFilename = nullptr;
             // 16-pixel text on an 800-pixel-high frame, as legible in a slide as the panel on a screen.
             const float scale = std::clamp(h / 650.0f, 0.75f, 3.0f);
-            ImGui::StyleColorsDark();
-            ImGui::GetStyle().ScaleAllSizes(scale);
+            ImGui::GetStyle() = ui_style(scale);
             add_ui_fonts(scale);
             ImGui_ImplOpenGL3_Init("#version 330 core");
         }

@@ -43,12 +43,16 @@ bool UiScale::update(int percent) {
     if (std::abs(wanted - scale_) < 1e-3f) return false;
     scale_ = wanted;
     rebuild_fonts(scale_);
-    // A fresh style scaled once: ScaleAllSizes on an already scaled style would compound.
-    ImGuiStyle style;
-    ImGui::StyleColorsDark(&style);
-    style.ScaleAllSizes(scale_);
-    ImGui::GetStyle() = style;
+    ImGui::GetStyle() = ui_style(scale_);
     return true;
+}
+
+ImGuiStyle ui_style(float scale) {
+    ImGuiStyle style; // fresh, so that sizes are scaled once: ScaleAllSizes on a scaled style compounds
+    ImGui::StyleColorsDark(&style);
+    style.Colors[ImGuiCol_PopupBg].w = 1.0f;
+    style.ScaleAllSizes(scale);
+    return style;
 }
 
 void UiScale::rebuild_fonts(float scale) {

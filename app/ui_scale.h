@@ -3,8 +3,9 @@
 // (glfwGetWindowContentScale, and its callback when the window moves to another monitor) times
 // the user's UI scale setting. The font is DejaVu Sans (fonts-dejavu-core), with DejaVu Sans Mono
 // for tables and code; ImGui's built-in font when the files are missing.
+#include <imgui.h>
+
 struct GLFWwindow;
-struct ImFont;
 
 namespace kc {
 
@@ -29,6 +30,10 @@ private:
 // Loads DejaVu Sans and Sans Mono at `scale` times 13 pixels into ImGui's font atlas (ImGui's
 // built-in font when missing); returns whether the TrueType font loaded.
 bool add_ui_fonts(float scale);
+
+// kcanvas's look at `scale`: ImGui's dark colours with opaque popups (ImGui's let 6 % of what lies
+// beneath through, and the panel's text showed between an open list's items), sizes scaled once.
+ImGuiStyle ui_style(float scale);
 
 // The monospaced font for aligned columns and code (the default font if there is none).
 ImFont* mono_font();

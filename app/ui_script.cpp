@@ -44,7 +44,7 @@ namespace {
 
 bool is_input_verb(const std::string& verb) {
     static const std::set<std::string> verbs = {"click", "rclick", "mclick",  "hover",  "drag",       "wheel", "key",
-                                                "type",  "print",  "widgets", "expect", "expect-not", "text"};
+                                                "type",  "print",  "widgets", "expect", "expect-not", "text",  "where"};
     return verbs.contains(verb);
 }
 
@@ -156,8 +156,11 @@ bool UiScript::print_widget(const Command& c) {
     }
     const FoundWidget found = find_widget(log->last_frame(), c.arg);
     if (!found.widget) fail(c, found.error);
-    fmt::print("widget {}: {}{}\n", found.widget->label, found.widget->value,
-               found.widget->disabled ? " (disabled)" : "");
+    const WidgetRecord& w = *found.widget;
+    if (c.verb == "where") // the whole item, in window pixels: what a screenshot shows it in
+        fmt::print("where {}: {:.0f},{:.0f} {:.0f},{:.0f}\n", w.label, w.min.x, w.min.y, w.max.x, w.max.y);
+    else
+        fmt::print("widget {}: {}{}\n", w.label, w.value, w.disabled ? " (disabled)" : "");
     return true;
 }
 
@@ -242,7 +245,7 @@ bool UiScript::run_input_verb(const Command& c) {
         if (const WidgetLog* log = widget_log())
             for (const WidgetRecord& w : log->last_frame())
                 if (w.visible) fmt::print("widget {}: {}{}\n", w.label, w.value, w.disabled ? " (disabled)" : "");
-    } else if (c.verb == "print") {
+    } else if (c.verb == "print" || c.verb == "where") {
         done = print_widget(c);
     } else if (c.verb == "wheel") {
         done = wheel_verb(c);

@@ -20,6 +20,7 @@
 //   click TARGET | rclick TARGET | mclick TARGET | hover TARGET | drag TARGET DX DY [left|right|middle]
 //   wheel N [TARGET] | key NAME (enter, escape, f12, ctrl+q, shift+tab, a, plus, ...) | type TEXT
 //   print LABEL (prints "widget LABEL: VALUE", what the control shows) | widgets (lists the visible ones)
+//   where LABEL (prints "where LABEL: X0,Y0 X1,Y1", the control's rectangle in window pixels)
 //   expect TEXT (fails unless the panel shows TEXT within 60 frames) | expect-not TEXT
 //   text (prints all text drawn with the ui:: text functions)
 #include <deque>

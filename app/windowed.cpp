@@ -54,7 +54,7 @@ public:
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
         ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; // Esc closes popups, Tab moves between fields
-        ImGui::StyleColorsDark();
+        ImGui::GetStyle() = ui_style(1.0f);                               // UiScale scales it to the monitor
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 330 core");
     }

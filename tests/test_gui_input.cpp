@@ -3,6 +3,10 @@
 // labels. Nothing here sets the state behind a widget.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
 #include "gpu/registry.h"
 #include "tests/gui_script.h"
 #include "tests/image_file.h"
@@ -40,6 +44,37 @@ TEST(GuiInput, TheOperationComboSelectsEveryOp) {
         const auto expected = test::load_png(want);
         ASSERT_EQ(shown.width, 160);
         EXPECT_TRUE(shown.pixels == expected.pixels) << "the window did not paint " << op->name;
+    }
+}
+
+// An open list hides what lies under it. The right quarter of each item's row holds no label
+// text, so there a person sees one colour, the list's background, never the panel's text and
+// fields underneath. (The chosen item, the first, is highlighted in a band of its own.)
+TEST(GuiInput, AnOpenListHidesThePanelUnderIt) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    std::string script = "window 1280x800\nwait 2\nclick Operation\nwait 2\n";
+    std::vector<std::string> items;
+    for (const OpInfo& op : op_registry())
+        if (op.index > 0 && items.size() < 6) items.emplace_back(op.title), script += "where " + items.back() + "\n";
+    script += "screenshot {dir}/open.png\nquit\n";
+    const test::ScriptRun run = run_script("kc_gui_opaque_list", script);
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    const auto shot = test::load_png(run.dir + "/open.png");
+    ASSERT_GT(shot.width, 0);
+    for (const std::string& item : items) {
+        SCOPED_TRACE(item);
+        const std::string key = "where " + item + ": ";
+        const std::size_t at = run.result.output.find(key);
+        ASSERT_NE(at, std::string::npos) << run.result.output;
+        int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        ASSERT_EQ(std::sscanf(run.result.output.c_str() + at + key.size(), "%d,%d %d,%d", &x0, &y0, &x1, &y1), 4);
+        ASSERT_TRUE(x0 < x1 && y0 < y1 && x1 <= shot.width && y1 <= shot.height) << x0 << "," << y0 << " " << x1;
+        const Pixel first = shot.pixels[std::size_t(y0 + 1) * shot.width + (x1 - 2)];
+        int differing = 0;
+        for (int y = y0 + 1; y < y1 - 1; ++y)
+            for (int x = x1 - (x1 - x0) / 4; x < x1 - 1; ++x)
+                differing += !(shot.pixels[std::size_t(y) * shot.width + x] == first);
+        EXPECT_EQ(differing, 0) << "the row shows what lies under the list";
     }
 }
 

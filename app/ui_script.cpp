@@ -42,6 +42,11 @@ UiScript UiScript::from_text(const std::string& name, const std::string& text) {
 
 namespace {
 
+// How `print` and `widgets` show a control: "widget LABEL: VALUE", " (disabled)" where it is.
+void print_widget_line(const WidgetRecord& w) {
+    fmt::print("widget {}: {}{}\n", w.label, w.value, w.disabled ? " (disabled)" : "");
+}
+
 bool is_input_verb(const std::string& verb) {
     static const std::set<std::string> verbs = {"click", "rclick", "mclick",  "hover",  "drag",       "wheel", "key",
                                                 "type",  "print",  "widgets", "expect", "expect-not", "text",  "where"};
@@ -160,7 +165,7 @@ bool UiScript::print_widget(const Command& c) {
     if (c.verb == "where") // the whole item, in window pixels: what a screenshot shows it in
         fmt::print("where {}: {:.0f},{:.0f} {:.0f},{:.0f}\n", w.label, w.min.x, w.min.y, w.max.x, w.max.y);
     else
-        fmt::print("widget {}: {}{}\n", w.label, w.value, w.disabled ? " (disabled)" : "");
+        print_widget_line(w);
     return true;
 }
 
@@ -244,7 +249,7 @@ bool UiScript::run_input_verb(const Command& c) {
     } else if (c.verb == "widgets") {
         if (const WidgetLog* log = widget_log())
             for (const WidgetRecord& w : log->last_frame())
-                if (w.visible) fmt::print("widget {}: {}{}\n", w.label, w.value, w.disabled ? " (disabled)" : "");
+                if (w.visible) print_widget_line(w);
     } else if (c.verb == "print" || c.verb == "where") {
         done = print_widget(c);
     } else if (c.verb == "wheel") {

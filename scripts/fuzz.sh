@@ -13,13 +13,7 @@ seconds=${1:-60}
 parser_seconds=$(((seconds * 3 + 3) / 4))
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
-"$root/scripts/install-deps.sh"
-if ! dpkg-query -W -f='${Status}\n' clang libclang-rt-14-dev 2>/dev/null | grep -c "install ok installed" | grep -q 2; then
-  echo "installing clang and its sanitizer runtime (libFuzzer)"
-  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev
-fi
+"$root/scripts/install-deps.sh" # clang and libclang-rt-14-dev (libFuzzer) among them
 cmake -S "$root" -B "$build" -DKC_FUZZ=ON -DKC_WITH_CUDA=OFF -DKC_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 cmake --build "$build" --target fuzz_load_image fuzz_cli fuzz_ui_script -j"$(nproc)"

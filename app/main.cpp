@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <string_view>
 
-#include "app/gpu_list.h"
-#include "app/headless.h"
-#include "app/options.h"
-#include "app/record.h"
-#include "app/ui_script.h"
-#include "app/version.h"
-#include "app/windowed.h"
+#include "app/cli/headless.h"
+#include "app/cli/options.h"
+#include "app/cli/record.h"
+#include "app/cli/version.h"
+#include "app/core/gpu_list.h"
+#include "app/script/ui_script.h"
+#include "app/window/windowed.h"
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "record") return kc::run_record_command(argc, argv);

@@ -16,11 +16,11 @@ add_custom_target(kc_build_info
           -DCUDA_VERSION=${kc_cuda_version} "-DCUDA_ARCHS=${kc_cuda_archs}" -P ${PROJECT_SOURCE_DIR}/cmake/BuildInfo.cmake
   BYPRODUCTS ${kc_build_info}
   COMMENT "Reading the git commit for --version")
-add_dependencies(kc_app kc_build_info)
-target_include_directories(kc_app PRIVATE ${CMAKE_BINARY_DIR}/generated)
+add_dependencies(kc_cli kc_build_info)
+target_include_directories(kc_cli PRIVATE ${CMAKE_BINARY_DIR}/generated) # cli/version.cpp
 
 # --- The data kcanvas ships, as share/kcanvas holds it; copied beside the binary of a build tree
-# too (build/share/kcanvas), which is where app/data_dir.cpp looks first.
+# too (build/share/kcanvas), which is where app/core/data_dir.cpp looks first.
 set(kc_data_images ${PROJECT_SOURCE_DIR}/assets/logo.png ${PROJECT_SOURCE_DIR}/assets/rose.jpg)
 file(GLOB kc_data_kernels CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/assets/kernels/*.cu)
 set(kc_build_data ${CMAKE_BINARY_DIR}/share/kcanvas)

@@ -1,12 +1,32 @@
 #!/bin/bash
 # Fails when a project include does not name its layer from the repository root ("gpu/registry.h",
 # never "registry.h" or "../registry.h"), names a file that is not there, or points up the layers:
-# app -> render -> gpu, so gpu/ includes neither render/ nor app/, and render/ never app/.
+#   app -> render -> gpu: gpu/ includes neither render/ nor app/, and render/ never app/;
+#   inside app/ (README, "Architecture"), each room includes only itself and the rooms below it:
+#     window -> cli, script, ui, record, core     (app/main.cpp, at the top, may include any)
+#     cli    -> ui, record, core                  (ui for the recordings' overlays)
+#     script -> ui, record, core
+#     ui     -> record, core
+#     record -> core
+#     core   -> (gpu/ and render/ only)
+#   and app/core/ and app/record/ include no ImGui or GLFW header: they are the model, no window.
 # (gpu/check_layer.cmake, run by every build, keeps GL, window and UI headers out of gpu/.)
 #   scripts/check-includes.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 generated='^(kc_build_info\.h)$' # written into the build folder by cmake/
+declare -A may_include=(
+  [window]="window cli script ui record core"
+  [cli]="cli ui record core"
+  [script]="script ui record core"
+  [ui]="ui record core"
+  [record]="record core"
+  [core]="core"
+)
+room_of() { # app/ROOM/... -> ROOM; app/main.cpp -> "" (the top)
+  local rest=${1#app/}
+  [[ $rest == */* ]] && echo "${rest%%/*}" || echo ""
+}
 bad=0
 complain() { echo "$1: $2" >&2; bad=$((bad + 1)); }
 while IFS=: read -r file line name; do
@@ -15,9 +35,21 @@ while IFS=: read -r file line name; do
     complain "$file:$line" "#include \"$name\" must name its layer from the repository root (e.g. \"gpu/registry.h\")"
   elif [[ $file == gpu/* && $name == @(render|app)/* ]] || [[ $file == render/* && $name == app/* ]]; then
     complain "$file:$line" "#include \"$name\" points up the layers (app -> render -> gpu)"
+  elif [[ $file == app/* && $name == app/* ]]; then
+    from=$(room_of "$file") to=$(room_of "$name")
+    [ -n "$from" ] || continue
+    if [ -z "${may_include[$from]+x}" ]; then
+      complain "$file:$line" "app/$from/ is not a room of app/ (scripts/check-includes.sh lists them)"
+    elif [[ " ${may_include[$from]} " != *" $to "* ]]; then
+      complain "$file:$line" "#include \"$name\" points up the rooms of app/ ($from may include: ${may_include[$from]})"
+    fi
   fi
 done < <(git ls-files 'app/*' 'gpu/*' 'render/*' 'tests/*' 'bench/*' | grep -E '\.(h|cpp|cu|cuh)$' |
   xargs grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' |
   sed -E 's/^([^:]*):([0-9]*):[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1:\2:\3/')
+# The model and the recorder build without a window: no ImGui, no GLFW.
+while IFS=: read -r file line text; do
+  complain "$file:$line" "$text: app/core/ and app/record/ include no ImGui or GLFW header"
+done < <(git ls-files 'app/core/*' 'app/record/*' | xargs grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](imgui|GLFW/|backends/imgui)' || true)
 if ((bad)); then echo "includes: $bad to mend" >&2; exit 1; fi
 echo "includes: every project include names its layer, and none points up"

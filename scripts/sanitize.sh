@@ -5,7 +5,7 @@
 #   scripts/sanitize.sh [ctest args...]
 #   KC_SANITIZE_CXX=g++ KC_SANITIZE_CC=gcc scripts/sanitize.sh     (another compiler)
 # -O1 -g1 rather than RelWithDebInfo's -O2 -g: ASan's usual level, and reports still name
-# file:line. CPU seconds to compile app/headless.cpp (gcc 12, clang 14): gcc -O2 -g 27.2, gcc -O1
+# file:line. CPU seconds to compile app/cli/headless.cpp (gcc 12, clang 14): gcc -O2 -g 27.2, gcc -O1
 # -g1 13.9 (ASan alone 8.2, UBSan alone 14.0), clang -O1 -g1 14.2, clang -O2 -g 13.2; without
 # sanitizers gcc -O2 7.0. Clang is no faster at -O1, and gcc keeps -Werror: gcc it is.
 set -euo pipefail

@@ -1,4 +1,4 @@
-// The block tuner's measurement (app/block_sweep.h) on the CPU backend, in a headless GL context:
+// The block tuner's measurement (app/core/block_sweep.h) on the CPU backend, in a headless GL context:
 // the candidates, one shape at most per step, a time slice that splits a shape across steps,
 // Cancel, and the painter's own timings given back.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "app/block_sweep.h"
+#include "app/core/block_sweep.h"
 #include "render/gl_context.h"
 
 namespace kc {

@@ -2,7 +2,7 @@
 // lookup the inspector uses.
 #include <gtest/gtest.h>
 
-#include "app/canvas_view.h"
+#include "app/core/canvas_view.h"
 
 namespace kc {
 namespace {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "app/gpu_list.h"
+#include "app/core/gpu_list.h"
 #include "gpu/cuda_device.h"
 #include "render/canvas.h"
 #include "render/frame_painter.h"

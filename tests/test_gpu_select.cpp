@@ -2,7 +2,7 @@
 // the Device section's text, over made-up machines of 0, 1 and 2 GPUs; and the command line here.
 #include <gtest/gtest.h>
 
-#include "app/gpu_list.h"
+#include "app/core/gpu_list.h"
 #include "gpu/gpu_select.h"
 #include "tests/run_process.h"
 

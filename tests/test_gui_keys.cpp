@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/kernel_files.h"
+#include "app/core/kernel_files.h"
 #include "tests/gui_script.h"
 #include "tests/image_file.h"
 

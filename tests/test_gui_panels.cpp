@@ -11,7 +11,7 @@
 #include <regex>
 #include <string>
 
-#include "app/gpu_list.h"
+#include "app/core/gpu_list.h"
 #include "tests/gui_script.h"
 #include "tests/image_file.h"
 

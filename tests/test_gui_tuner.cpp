@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "app/tune_panel.h"
+#include "app/ui/panels/tune_panel.h"
 #include "tests/gui_script.h"
 #include "tests/image_file.h"
 #include "tests/indexing_reference.h"

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/kernel_files.h"
+#include "app/core/kernel_files.h"
 #include "render/atomic_file.h"
 #include "render/image_io.h"
 #include "tests/reference_ops.h"

@@ -10,10 +10,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/autosave.h"
-#include "app/kernel_editor.h"
-#include "app/kernel_files.h"
-#include "app/key_events.h"
+#include "app/core/autosave.h"
+#include "app/core/kernel_editor.h"
+#include "app/core/kernel_files.h"
+#include "app/window/key_events.h"
 
 namespace kc {
 namespace {

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "app/key_events.h"
+#include "app/window/key_events.h"
 #include "render/gl_context.h"
 
 namespace kc {

@@ -1,4 +1,4 @@
-// Presets (app/preset.h) on their own and on the command line: every op's parameters survive a
+// Presets (app/core/preset.h) on their own and on the command line: every op's parameters survive a
 // write and a read bit for bit; bad files are refused naming the JSON path and the limit (exit 2);
 // unknown keys are warned about by name; --print-command paints the same picture as its flags.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <random>
 
-#include "app/preset.h"
+#include "app/core/preset.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "tests/image_file.h"

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/frame_encoder.h"
-#include "app/time_clock.h"
+#include "app/core/time_clock.h"
+#include "app/record/frame_encoder.h"
 #include "gpu/launch_config.h"
 #include "gpu/thread_of_pixel.h"
 #include "tests/gif_file.h"

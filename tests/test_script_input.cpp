@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "app/script_input.h"
-#include "app/widgets.h"
+#include "app/script/script_input.h"
+#include "app/ui/widgets.h"
 
 namespace kc {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/settings.h"
+#include "app/core/settings.h"
 
 namespace kc {
 namespace {

@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "app/data_dir.h"
-#include "app/kernel_files.h"
-#include "app/user_dirs.h"
+#include "app/core/data_dir.h"
+#include "app/core/kernel_files.h"
+#include "app/core/user_dirs.h"
 
 namespace kc {
 namespace {

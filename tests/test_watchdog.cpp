@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "app/watchdog.h"
+#include "app/core/watchdog.h"
 
 namespace kc {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "app/block_sweep.h"
+#include "app/core/block_sweep.h"
 #include "gpu/launch_config.h"
 #include "tests/time_factor.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/options.h"
+#include "app/cli/options.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     // --help and the error messages go nowhere; libFuzzer reports on stderr through its own fd.

@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "app/ui_script.h"
-#include "app/ui_state.h"
+#include "app/script/ui_script.h"
+#include "app/ui/ui_state.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     // status, print and the input verbs write to stdout: send it nowhere (libFuzzer uses stderr).

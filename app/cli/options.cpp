@@ -1,0 +1,432 @@
+#include "app/cli/options.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "app/core/data_dir.h"
+#include "app/core/gpu_list.h"
+#include "app/core/kernel_files.h"
+#include "app/core/preset.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "render/atomic_file.h"
+#include "render/image_io.h"
+#include "render/source_images.h"
+
+namespace kc {
+
+namespace {
+
+bool parse_size(const std::string& text, int& w, int& h) {
+    const auto d = parse_dim3(text);
+    const auto separators = std::count_if(text.begin(), text.end(), [](char c) { return c == 'x' || c == 'X'; });
+    if (!d || d->z != 1 || separators != 1) return false;
+    w = d->x, h = d->y;
+    return true;
+}
+
+// "--center X Y" becomes "--center=X,Y", so that values starting with '-' ("-0.5", "-inf") are not
+// taken for flags.
+std::vector<std::string> join_center_values(int argc, char** argv) {
+    std::vector<std::string> args(argv, argv + argc);
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] != "--center") continue;
+        std::string joined = "--center=";
+        std::size_t taken = 0;
+        for (; taken < 2 && i + 1 + taken < args.size() && args[i + 1 + taken].rfind("--", 0) != 0; ++taken)
+            joined += (taken ? "," : "") + args[i + 1 + taken];
+        if (taken == 0) continue;
+        args[i] = joined;
+        args.erase(args.begin() + i + 1, args.begin() + i + 1 + taken);
+    }
+    return args;
+}
+
+// The flags read as text and checked once all are parsed, and the options they fill.
+struct Flags {
+    std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels";
+    std::string backend = "auto", present = "direct";
+    bool tutorial = false;
+    std::vector<std::string> center;
+    std::vector<std::pair<std::string, std::string>> params; // (table name, the text given), in order
+    CLI::Option *op = nullptr, *size_option = nullptr, *block_option = nullptr, *grid_option = nullptr,
+                *mapping_option = nullptr, *view_option = nullptr, *ppt_option = nullptr;
+};
+
+void add_input_flags(CLI::App& app, Options& o, Flags& f) {
+    f.op = app.add_option("--op", o.op, "Operation: " + op_names())->capture_default_str();
+    app.add_option("--kernel", o.kernel_path,
+                   "Your own CUDA kernel, FILE.cu, compiled at start with NVRTC (implies --op user_kernel; "
+                   "a starter by its bare name, e.g. waves.cu; see README \"Write your own kernel\")");
+    f.size_option = app.add_option("--size", f.size, "Canvas size WxH (default 800x800, or the size of --image)")
+                        ->capture_default_str();
+    app.add_option("--image", o.image,
+                   "Input image A (PNG, JPEG, BMP, TGA). Without --size the canvas takes its size; otherwise it is "
+                   "fitted to the canvas by nearest-neighbour resize, once on load");
+    app.add_option("--image2", o.image2, "Input image B (add, blend), fitted to the canvas likewise");
+    app.add_option("--preset", o.preset_path,
+                   "Start from this preset (JSON, see README \"Presets\"); the other flags given override it");
+    app.add_option("--save-preset", o.save_preset, "Write the picture these flags describe as a preset, then exit");
+}
+
+// One flag per parameter of the table (gpu/param_limits.h), read as text and checked after parsing.
+void add_param_flags(CLI::App& app, Flags& f) {
+    for (const ParamSpec& s : kParams) {
+        const std::string name(s.name);
+        std::string help = fmt::format("{} ({}{}, default {})", s.help,
+                                       s.has_choices() ? s.choice_list() : fmt::format("{:g}..{:g}", s.lo, s.hi),
+                                       s.unit.empty() ? "" : " " + std::string(s.unit), param_text(s, OpParams{}));
+        if (s.kind == ParamKind::Bool && !s.has_choices()) {
+            app.add_flag_callback(
+                "--" + name, [&f, name] { f.params.emplace_back(name, "on"); }, std::string(s.help));
+            continue;
+        }
+        app.add_option_function<std::string>(
+               "--" + name, [&f, name](const std::string& text) { f.params.emplace_back(name, text); }, help)
+            ->type_name(s.has_choices() ? "NAME"
+                        : s.whole()     ? "INT"
+                                        : "FLOAT");
+    }
+    app.add_option("--center", f.center, "mandelbrot/julia: --center-x and --center-y in one: X Y")
+        ->expected(2)
+        ->delimiter(',')
+        ->allow_extra_args(false);
+}
+
+void add_launch_flags(CLI::App& app, Options& o, Flags& f) {
+    f.block_option = app.add_option("--block", f.block, "Threads per block XxY (or XxYxZ)")->capture_default_str();
+    f.grid_option = app.add_option("--grid", f.grid, "Blocks per grid XxY, or auto (rounded up to cover the canvas)")
+                        ->capture_default_str();
+    f.ppt_option =
+        app.add_option("--pixels-per-thread", o.launch.pixels_per_thread,
+                       "1, or 4 with the 2d mapping: each thread paints 4 neighbours in x with one 16-byte store")
+            ->check(CLI::IsMember({1, 4}))
+            ->capture_default_str();
+    f.mapping_option = app.add_option("--mapping", f.mapping,
+                                      "Thread-to-pixel mapping: " + mapping_names() +
+                                          " (columns: 2d with x and y exchanged, so a warp writes down a column: "
+                                          "uncoalesced)")
+                           ->capture_default_str();
+    f.view_option = app.add_option("--view", f.view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")
+                        ->capture_default_str();
+    app.add_flag(
+        "--tutorial", f.tutorial,
+        "The PyCUDA tutorial's launch: block 50x20, grid 80x8, linear mapping (overrides --block/--grid/--mapping)");
+}
+
+void add_run_flags(CLI::App& app, Options& o, Flags& f) {
+    app.add_flag("--headless", o.headless, "Render without a window (EGL on the GPU's device platform)");
+    app.add_option("--frames", o.frames, "Headless: frames to render (timings are over these)")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    app.add_option("--watchdog", o.watchdog_s,
+                   "Seconds without a finished frame on a CUDA backend before kcanvas gives up with a message "
+                   "(a kernel that never ends, a hung GPU); 0: never")
+        ->check(CLI::Range(0, 86400))
+        ->capture_default_str();
+    app.add_option("--out", o.out, "Headless: write the last frame to this PNG (or .jpg) file");
+    app.add_flag("--json", o.json, "Headless: print the timings as JSON");
+    app.add_flag("--print-command", o.print_command,
+                 "Print the kcanvas command that paints the picture these flags (and --preset) describe, then exit");
+    app.add_option("--backend", f.backend, "cuda-interop, cuda-staged, cpu, or auto (the first that works)")
+        ->capture_default_str();
+    app.add_option("--present", f.present,
+                   "cuda-interop's way into the texture: pbo (pixel buffer + glTexSubImage2D), texture "
+                   "(cudaMemcpy2DToArray into the registered texture), surface (a copy kernel writes it) or direct "
+                   "(the op's kernel writes it, no copy, where nothing needs the pixels in memory)")
+        ->capture_default_str();
+}
+
+void add_window_flags(CLI::App& app, Options& o) {
+    app.add_flag("!--no-vsync", o.vsync, "Window: do not wait for the display's refresh (for measuring)");
+    app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
+    app.add_option(
+           "--ui-scale", o.ui_scale_percent,
+           "Window: UI scale in percent (75..300) times the monitor's, for this run (the panel's setting is kept)")
+        ->check(CLI::Range(75, 300));
+}
+
+constexpr const char* kDataFooter =
+    "\nSample images (logo.png, rose.jpg) and starter kernels (gradient.cu, waves.cu, ...) can be named bare: "
+    "--image rose.jpg,\n--kernel waves.cu. They are looked up in <the binary's folder>/share/kcanvas (a build "
+    "tree),\n<the binary's folder>/../share/kcanvas (an install prefix), then $XDG_DATA_DIRS/kcanvas; "
+    "kcanvas --version says\nwhich was found. Settings: $XDG_CONFIG_HOME/kcanvas; autosaves and rescued kernels: "
+    "$XDG_DATA_HOME/kcanvas;\nsaved pictures: the folder `xdg-user-dir PICTURES` names, else the working "
+    "directory.";
+
+// --version and where data and user files are: main prints the version, parsing probes no hardware.
+void add_about_flags(CLI::App& app, Options& o) {
+    app.add_flag("--version", o.version,
+                 "Version, git commit, CUDA toolkit and architectures built for; whether NVRTC, EGL and a GPU are "
+                 "available here; where the data was found");
+    app.footer(kDataFooter);
+}
+
+// --gpu (for the window, headless and bench) and --list-gpus; the GPU is checked after parsing.
+CLI::Option* add_gpu_flags(CLI::App& app, CLI::App& bench, std::string& spec, bool& list) {
+    const std::string help = "The CUDA GPU to paint with: its index, or a prefix of its name or UUID "
+                             "(see --list-gpus). Window: interop needs the GPU OpenGL runs on";
+    bench.add_option("--gpu", spec, help)->type_name("N|NAME|UUID");
+    app.add_flag("--list-gpus", list, "List the CUDA GPUs, their EGL devices and whether interop works; then exit");
+    return app.add_option("--gpu", spec, help)->type_name("N|NAME|UUID");
+}
+
+CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench) {
+    CLI::App* cmd = app.add_subcommand(
+        "bench", "Time every op x size x backend x present path (CUDA events, warm-up, medians) next to a "
+                 "device-to-device copy of the same bytes; prints a table, writes CSV and JSON");
+    cmd->add_option("--ops", bench.ops, "Ops to run (default: all)")->delimiter(',');
+    cmd->add_option("--sizes", bench.sizes, "Canvas sizes WxH")->delimiter(',')->capture_default_str();
+    cmd->add_option("--present", bench.presents, "cuda-interop present paths: pbo, texture, surface, direct")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--backend", bench.backends, "Backends: cuda-interop, cuda-staged, cpu")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--block", bench.block, "Block shape")->capture_default_str();
+    cmd->add_option("--screen", bench.screen, "Framebuffer each frame draws the canvas into (the window)")
+        ->capture_default_str();
+    cmd->add_option("--pixels-per-thread", bench.pixels_per_thread,
+                    "Pixels per thread of the per-pixel ops (4 only on cuda-interop rows)")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--mapping", bench.mappings,
+                    "Mappings of the per-pixel ops, one row each (" + mapping_names() +
+                        "); 4 pixels per thread runs with 2d only")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--watchdog", bench.watchdog_s,
+                    "Seconds without progress before bench gives up with a message; 0: never")
+        ->check(CLI::Range(0, 86400))
+        ->capture_default_str();
+    cmd->add_option("--reps", bench.reps, "Timed frames per row")->check(CLI::Range(1, 100000))->capture_default_str();
+    cmd->add_option("--warmup", bench.warmup, "Untimed frames first")
+        ->check(CLI::Range(0, 100000))
+        ->capture_default_str();
+    cmd->add_option("--csv", bench.csv, "CSV output file")->capture_default_str();
+    cmd->add_option("--json-out", bench.json, "JSON output file")->capture_default_str();
+    cmd->add_flag("--sweep-blocks", bench.sweep_blocks, "Time every block shape per op and size; print the best");
+    return cmd;
+}
+
+using Refusal = std::optional<std::string>; // why the flags cannot run, as kcanvas prints it
+
+// --preset's picture under the flags: a flag given with it replaces what the preset says.
+Refusal apply_preset_file(Options& o, const Flags& f) {
+    if (o.preset_path.empty()) return std::nullopt;
+    Preset p;
+    std::vector<std::string> warnings;
+    if (auto e = load_preset(o.preset_path, p, warnings)) return "--preset " + *e;
+    for (const std::string& w : warnings) fmt::print(stderr, "kcanvas: warning: --preset {}\n", w);
+    const Options given = o; // the flags CLI11 set in place
+    apply_preset(p, o);
+    if (f.op->count() > 0) o.op = given.op;
+    if (!given.image.empty()) o.image = given.image, o.image2 = given.image2;
+    if (f.ppt_option->count() > 0) o.launch.pixels_per_thread = given.launch.pixels_per_thread;
+    return std::nullopt;
+}
+
+// The table's parameters, in the order given (the last of a name wins), and --center.
+Refusal apply_params(Options& o, const Flags& f) {
+    bool centred = !o.preset_path.empty();
+    for (const auto& [name, text] : f.params) {
+        if (auto e = set_param_text(o.params, name, text)) return "--" + *e;
+        centred |= name.starts_with("center-");
+    }
+    if (f.center.size() == 2) {
+        for (int i = 0; i < 2; ++i)
+            if (auto e = set_param_text(o.params, i ? "center-y" : "center-x", f.center[i])) return "--center: " + *e;
+    } else if (!centred && o.op == "julia") {
+        o.params.center_x = 0.0; // the Julia set is centred on 0
+    }
+    return std::nullopt;
+}
+
+// --gpu N|NAME|UUID: the one CUDA device it names, for the window, headless and bench.
+Refusal apply_gpu(const std::string& spec, Options& o, BenchOptions& bench) {
+    GpuChoice choice = resolve_gpu_option(spec);
+    if (!choice.index) return std::move(choice.error);
+    o.gpu = bench.gpu = choice.index;
+    return std::nullopt;
+}
+
+Refusal apply_op(Options& o, const Flags& f) {
+    if (o.image.empty() && !o.image2.empty()) return "--image2 needs --image";
+    // A bare name not found here is looked up among the shipped samples: --image rose.jpg, --kernel waves.cu.
+    o.image = resolve_data_file(o.image, "images"), o.image2 = resolve_data_file(o.image2, "images");
+    o.kernel_path = resolve_data_file(o.kernel_path, "kernels");
+    if (!o.kernel_path.empty()) {
+        if (f.op->count() > 0 && o.op != "user_kernel")
+            return fmt::format("--kernel runs your kernel as op user_kernel: drop --op {}", o.op);
+        o.op = "user_kernel";
+        if (auto e = read_text_file(o.kernel_path, o.kernel_source)) return "--kernel: " + *e;
+    }
+    if (!find_op(o.op)) return fmt::format("unknown --op '{}': choose one of {}", o.op, op_names());
+    if (f.size_option->count() > 0) {
+        o.size_given = true;
+        if (!parse_size(f.size, o.width, o.height)) return fmt::format("--size '{}' is not WxH, e.g. 800x800", f.size);
+    }
+    if (auto e = canvas_size_error(o.width, o.height)) return "--size: " + *e;
+    return std::nullopt;
+}
+
+Refusal apply_launch(Options& o, const Flags& f) {
+    if (f.block_option->count() > 0) {
+        const auto b = parse_dim3(f.block);
+        if (!b) return fmt::format("--block '{}' is not XxY or XxYxZ, e.g. 32x8", f.block);
+        o.launch.block = *b;
+    }
+    if (f.grid_option->count() > 0) {
+        o.launch.auto_grid = f.grid == "auto";
+        const auto g = parse_dim3(f.grid);
+        if (!o.launch.auto_grid && !g) return fmt::format("--grid '{}' is not XxY, XxYxZ or auto", f.grid);
+        if (g) o.launch.grid = *g;
+    }
+    if (f.mapping_option->count() > 0) {
+        const auto m = parse_mapping(f.mapping);
+        if (!m) return fmt::format("unknown --mapping '{}': choose one of {}", f.mapping, mapping_names());
+        o.launch.mapping = *m;
+    }
+    if (f.view_option->count() > 0) {
+        const auto v = parse_view(f.view);
+        if (!v)
+            return fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear or sm", f.view);
+        o.view = *v;
+    }
+    if (f.tutorial) o.launch = tutorial_preset();
+    return std::nullopt;
+}
+
+Refusal apply_run(Options& o, const Flags& f) {
+    if (f.backend != "auto") {
+        o.backend = parse_backend(f.backend);
+        if (!o.backend)
+            return fmt::format("unknown --backend '{}': choose cuda-interop, cuda-staged, cpu or auto", f.backend);
+    }
+    const auto p = parse_present(f.present);
+    if (!p) return fmt::format("unknown --present '{}': choose {}", f.present, present_choices());
+    o.present = *p;
+    if (!o.headless && (!o.out.empty() || o.json)) return "--out and --json need --headless";
+    if (!o.out.empty()) { // before any frame is rendered
+        if (auto e = output_format_error(o.out)) return "--out: " + *e;
+        if (auto e = output_path_error(o.out)) return "--out: " + *e;
+    }
+    if (auto e = output_path_error(o.save_preset); e && !o.save_preset.empty()) return "--save-preset: " + *e;
+    return std::nullopt;
+}
+
+} // namespace
+
+std::variant<Options, int> parse_options(int argc, char** argv) {
+    Options o;
+    Flags f;
+    CLI::App app{"kcanvas — CUDA kernels paint an OpenGL canvas live; a Dear ImGui panel sets the launch.\n"
+                 "Without --headless it opens a window. Exit codes: 0 ok, 1 no usable GPU/display/EGL,\n"
+                 "2 bad input (unknown op, malformed flag, a launch the device cannot run, a --kernel that is\n"
+                 "missing or does not compile); 1 also when a kernel faults on the GPU (its source is saved).\n"
+                 "kcanvas record --help: GIF, MP4, WebM or PNG-sequence recordings.",
+                 "kcanvas"};
+    add_run_flags(app, o, f);
+    add_input_flags(app, o, f);
+    add_param_flags(app, f);
+    add_launch_flags(app, o, f);
+    add_window_flags(app, o);
+    BenchOptions bench;
+    CLI::App* bench_cmd = add_bench_command(app, bench);
+    std::string gpu;
+    CLI::Option* gpu_option = add_gpu_flags(app, *bench_cmd, gpu, o.list_gpus);
+    add_about_flags(app, o);
+    try {
+        std::vector<std::string> args = join_center_values(argc, argv);
+        std::reverse(args.begin() + 1, args.end()); // CLI11 takes the arguments last first
+        args.erase(args.begin());
+        app.parse(args);
+    } catch (const CLI::CallForHelp& e) {
+        std::fputs(app.help().c_str(), stdout);
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "kcanvas: {}\nRun kcanvas --help for the options.\n", e.what());
+        return 2;
+    }
+    if (o.version) return o;
+    const bool gpu_given = gpu_option->count() > 0 || bench_cmd->get_option("--gpu")->count() > 0;
+    Refusal refusal = gpu_given ? apply_gpu(gpu, o, bench) : std::nullopt;
+    if (refusal) {
+        // nothing more to check: the GPU named is not here
+    } else if (bench_cmd->parsed()) {
+        // A missing folder is found now, not after the whole benchmark has run.
+        if (auto e = output_path_error(bench.csv)) refusal = "--csv: " + *e;
+        if (auto e = output_path_error(bench.json); e && !refusal) refusal = "--json-out: " + *e;
+        o.bench = bench;
+    } else {
+        refusal = apply_preset_file(o, f);
+        for (auto step : {apply_op, apply_params, apply_launch, apply_run})
+            if (!refusal) refusal = step(o, f);
+    }
+    if (refusal) {
+        fmt::print(stderr, "kcanvas: {}\n", *refusal);
+        return 2;
+    }
+    return o;
+}
+
+int save_preset_or_print_command(Options o) {
+    if (!o.image.empty() && !o.size_given) { // the canvas takes image A's size, as a run would
+        SourceImages images;
+        if (auto e = images.load(0, o.image)) {
+            fmt::print(stderr, "kcanvas: --image: {}\n", *e);
+            return 2;
+        }
+        o.width = images.original(0).width, o.height = images.original(0).height;
+    }
+    const Preset p = preset_from_options(o);
+    if (!o.save_preset.empty()) {
+        if (auto e = save_preset(o.save_preset, p)) {
+            fmt::print(stderr, "kcanvas: --save-preset: {}\n", *e);
+            return 2;
+        }
+        fmt::print(stderr, "kcanvas: saved preset {}\n", o.save_preset);
+    }
+    if (o.print_command) fmt::print("{}\n", command_line(p));
+    return 0;
+}
+
+Preset preset_from_options(const Options& o) {
+    Preset p;
+    p.job = job_from_options(o);
+    p.images = {o.image, o.image2};
+    p.kernel_source = o.kernel_source;
+    p.block_outlines = o.block_outlines;
+    p.inspect = o.inspect;
+    p.canvas_zoom = o.canvas_zoom;
+    return p;
+}
+
+void apply_preset(const Preset& p, Options& o) {
+    o.op = std::string(op_registry()[p.job.op].name);
+    o.params = p.job.params;
+    o.width = p.job.params.width, o.height = p.job.params.height, o.size_given = true;
+    o.launch = p.job.launch;
+    o.view = p.job.view;
+    o.image = p.images[0], o.image2 = p.images[1];
+    o.kernel_source = p.kernel_source;
+    o.block_outlines = p.block_outlines;
+    o.inspect = p.inspect;
+    o.canvas_zoom = p.canvas_zoom;
+}
+
+PaintJob job_from_options(const Options& o) {
+    PaintJob job;
+    job.op = find_op(o.op)->index;
+    job.params = o.params;
+    job.params.width = o.width;
+    job.params.height = o.height;
+    job.launch = o.launch;
+    job.view = o.view;
+    return job;
+}
+
+} // namespace kc

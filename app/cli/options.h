@@ -1,0 +1,63 @@
+#pragma once
+// Command-line options of kcanvas, parsed with CLI11.
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "app/cli/bench.h"
+#include "app/core/preset.h"
+#include "gpu/launch_config.h"
+#include "gpu/paint_job.h"
+#include "render/backend.h"
+
+namespace kc {
+
+struct Options {
+    bool headless = false;
+    std::string op = "gradient";
+    int width = 800, height = 800;
+    LaunchConfig launch;
+    View view = View::Pixels;
+    bool size_given = false;   // --size was on the command line (else --image sets the size)
+    std::string image, image2; // input images A and B
+    OpParams params;           // the operations' parameters (weight, cell, level, ...; not the size)
+    int frames = 100;
+    int watchdog_s = 20; // exit with a message when no frame finishes for this long on a CUDA backend; 0: off
+    std::string out;     // headless: write the last frame here
+    bool json = false;
+    std::optional<Backend> backend; // nullopt: the best one available
+    Present present = Present::Direct;
+    bool vsync = true;
+    std::string script;                // windowed: run this UI script (tests, demos), then quit
+    int ui_scale_percent = 0;          // windowed: --ui-scale; 0: the saved setting (100 with --script)
+    std::string kernel_path;           // --kernel: the user's .cu file (implies --op user_kernel)
+    std::string kernel_source;         // its text, read while parsing (a missing file is bad input)
+    std::optional<BenchOptions> bench; // `kcanvas bench ...`
+    bool version = false;              // --version: print version_report() (version.h) and exit
+    std::optional<int> gpu;            // --gpu: the CUDA device, checked (nullopt: GL's, or device 0)
+    bool list_gpus = false;            // --list-gpus
+    std::string preset_path;           // --preset: the picture starts from this file
+    std::string save_preset;           // --save-preset: write the preset and exit
+    bool print_command = false;        // --print-command: print the command line and exit
+    // A preset's window state: the overlays and the canvas's zoom in the window (nullopt: fit).
+    bool block_outlines = false;
+    std::optional<std::pair<int, int>> inspect;
+    std::optional<double> canvas_zoom;
+};
+
+// Parses argv. On --help, or a malformed or unknown flag, prints what is needed and returns the
+// exit code (0 for help, 2 for bad usage) instead of Options.
+std::variant<Options, int> parse_options(int argc, char** argv);
+
+// The paint job the options describe; the op name must be known (parse_options checks it).
+PaintJob job_from_options(const Options& o);
+
+// The preset the options describe, and the options a preset sets (what decides the picture).
+Preset preset_from_options(const Options& o);
+void apply_preset(const Preset& p, Options& o);
+
+// --save-preset and --print-command: writes the preset and prints the command; the exit code.
+int save_preset_or_print_command(Options o);
+
+} // namespace kc

@@ -1,0 +1,34 @@
+#pragma once
+// The user's kernel on disk: reading a .cu file (--kernel, the panel, scripts) and, when a kernel
+// faults and CUDA must stop, saving its source so the work is not lost.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "app/core/user_dirs.h" // user_data_dir(), rescue_dir()
+
+namespace kc {
+
+// Reads a whole text file into `text`; on failure returns why ("cannot read 'x.cu': No such file
+// or directory") and leaves `text` alone.
+std::optional<std::string> read_text_file(const std::string& path, std::string& text);
+// Writes `text` to `path` atomically (atomic_file.h): on failure returns why, and a file already
+// there is left as it was.
+std::optional<std::string> write_text_file(const std::string& path, const std::string& text);
+
+// write_text_file, creating the file's directory first if needed.
+std::optional<std::string> write_text_file_atomically(const std::string& path, const std::string& text);
+
+// Saves `source` as kcanvas-kernel-YYYYmmdd-HHMMSS.cu in rescue_dir() (<data dir>/rescued, not
+// the working directory, where it is easily lost; there only when the data dir cannot be written);
+// returns a line for the fault message: where the source went, or why it could not be saved.
+std::string save_faulted_kernel(const std::string& source);
+
+// What kcanvas says when a kernel faulted (`what`: the CUDA error): the error, where the source
+// went (`saved_note`, empty when there was no user kernel), and why the process must end.
+std::string kernel_fault_message(const std::string& what, const std::string& saved_note);
+
+// The file name part of a path, for NVRTC's log ("dir/x.cu" -> "x.cu").
+std::string file_name_of(const std::string& path);
+
+} // namespace kc

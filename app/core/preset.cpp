@@ -1,0 +1,312 @@
+#include "app/core/preset.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+#include "app/core/kernel_files.h"
+#include "gpu/paint_job.h"
+#include "gpu/param_limits.h"
+#include "gpu/registry.h"
+#include "render/atomic_file.h"
+
+namespace kc {
+
+using nlohmann::json;
+
+namespace {
+
+json param_json(const ParamSpec& s, const OpParams& p) {
+    const std::string text = param_text(s, p);
+    if (s.has_choices()) return text;
+    if (s.kind == ParamKind::Bool) return param_value(s, p) != 0;
+    if (s.whole()) return std::stoll(text);
+    return std::stod(text); // the shortest text that reads back to the field's value
+}
+
+// "32x8", or "8x8x4" where the block is three-dimensional.
+std::string dim_text(const Dim3& d) { return d.z == 1 ? fmt::format("{}x{}", d.x, d.y) : to_string(d); }
+
+json launch_json(const LaunchConfig& l) {
+    return {{"block", dim_text(l.block)},
+            {"grid", l.auto_grid ? std::string("auto") : dim_text(l.grid)},
+            {"mapping", std::string(mapping_name(l.mapping))},
+            {"pixels_per_thread", l.pixels_per_thread}};
+}
+
+// A preset error: the JSON path, then what is wrong.
+struct PresetError {
+    std::string message;
+};
+[[noreturn]] void refuse(const std::string& path, const std::string& what) { throw PresetError{path + ": " + what}; }
+
+// Reads one JSON object, warning about the keys nobody asked for.
+class Fields {
+public:
+    Fields(const json& j, std::string path, std::vector<std::string>& warnings)
+        : j_(j), path_(std::move(path)), warnings_(warnings) {
+        if (!j_.is_object()) refuse(path_.empty() ? "preset" : path_, "is not a JSON object");
+    }
+    Fields(const Fields&) = delete;
+    ~Fields() {
+        for (const auto& [key, value] : j_.items())
+            if (!read_.contains(key)) warnings_.push_back(fmt::format("{}: unknown key, ignored", at(key)));
+    }
+    std::string at(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+    const json* get(const std::string& key) {
+        read_.insert(key);
+        const auto it = j_.find(key);
+        return it == j_.end() || it->is_null() ? nullptr : &*it;
+    }
+    std::optional<std::string> text(const std::string& key) {
+        const json* v = get(key);
+        if (!v) return std::nullopt;
+        if (!v->is_string()) refuse(at(key), "expected a string, got " + v->dump());
+        return v->get<std::string>();
+    }
+    std::optional<double> number(const std::string& key) {
+        const json* v = get(key);
+        if (!v) return std::nullopt;
+        if (!v->is_number()) refuse(at(key), "expected a number, got " + v->dump());
+        return v->get<double>();
+    }
+    std::optional<bool> flag(const std::string& key) {
+        const json* v = get(key);
+        if (!v) return std::nullopt;
+        if (!v->is_boolean()) refuse(at(key), "expected true or false, got " + v->dump());
+        return v->get<bool>();
+    }
+    std::vector<std::string>& warnings() { return warnings_; }
+
+private:
+    const json& j_;
+    std::string path_;
+    std::vector<std::string>& warnings_;
+    std::set<std::string> read_;
+};
+
+void read_params(Fields& top, OpParams& p) {
+    const json* j = top.get("params");
+    if (!j) return;
+    Fields f(*j, "params", top.warnings());
+    for (const auto& [key, value] : j->items()) {
+        const ParamSpec* s = find_param(key);
+        if (!s) continue; // warned about as unknown
+        f.get(key);
+        std::optional<std::string> e;
+        if (value.is_string())
+            e = set_param_text(p, key, value.get<std::string>());
+        else if (value.is_boolean())
+            e = set_param(p, key, value.get<bool>() ? 1 : 0);
+        else if (value.is_number())
+            e = set_param(p, key, value.get<double>());
+        else
+            e = fmt::format("expected a number{}, got {}", s->has_choices() ? " or a name" : "", value.dump());
+        if (e) refuse(f.at(key), *e);
+    }
+}
+
+Dim3 read_dim3(Fields& f, const std::string& key, Dim3 fallback) {
+    const auto t = f.text(key);
+    if (!t) return fallback;
+    const auto d = parse_dim3(*t);
+    if (!d) refuse(f.at(key), fmt::format("'{}' is not XxY or XxYxZ", *t));
+    return *d;
+}
+
+void read_launch(Fields& top, LaunchConfig& l) {
+    const json* j = top.get("launch");
+    if (!j) return;
+    Fields f(*j, "launch", top.warnings());
+    const DeviceLimits limits = universal_limits();
+    l.block = read_dim3(f, "block", l.block);
+    if (l.block.count() > limits.max_threads_per_block)
+        refuse("launch.block", fmt::format("{} has {} threads, over {}", dim_text(l.block), l.block.count(),
+                                           limits.max_threads_per_block));
+    if (const auto g = f.text("grid"); g && *g == "auto") {
+        l.auto_grid = true;
+    } else if (g) {
+        l.grid = read_dim3(f, "grid", l.grid), l.auto_grid = false;
+    }
+    if (const auto m = f.text("mapping")) {
+        const auto mapping = parse_mapping(*m);
+        if (!mapping) refuse("launch.mapping", fmt::format("unknown mapping '{}': choose {}", *m, mapping_names()));
+        l.mapping = *mapping;
+    }
+    if (const auto n = f.number("pixels_per_thread")) {
+        if (*n != 1 && *n != 4) refuse("launch.pixels_per_thread", fmt::format("{} is not 1 or 4", *n));
+        l.pixels_per_thread = static_cast<int>(*n);
+    }
+}
+
+void read_canvas(Fields& top, OpParams& p) {
+    const json* j = top.get("canvas");
+    if (!j) return;
+    Fields f(*j, "canvas", top.warnings());
+    for (const char* side : {"width", "height"})
+        if (const auto v = f.number(side)) {
+            if (*v != std::floor(*v) || *v < 1 || *v > kMaxCanvasSide)
+                refuse(f.at(side), fmt::format("{} is not a whole number from 1 to {}", *v, kMaxCanvasSide));
+            (side[0] == 'w' ? p.width : p.height) = static_cast<int>(*v);
+        }
+}
+
+void read_overlays(Fields& top, Preset& out) {
+    if (const json* j = top.get("overlays")) {
+        Fields f(*j, "overlays", top.warnings());
+        if (const auto b = f.flag("block_outlines")) out.block_outlines = *b;
+        if (const json* at = f.get("inspect")) {
+            if (!at->is_array() || at->size() != 2 || !(*at)[0].is_number_integer() || !(*at)[1].is_number_integer())
+                refuse("overlays.inspect", "expected [x, y] (whole numbers) or null, got " + at->dump());
+            out.inspect = std::pair{(*at)[0].get<int>(), (*at)[1].get<int>()};
+        }
+    }
+    if (const json* j = top.get("window")) {
+        Fields f(*j, "window", top.warnings());
+        if (const auto z = f.number("zoom")) {
+            if (!(*z >= 1.0 / 64 && *z <= 64)) refuse("window.zoom", fmt::format("{} is not from 1/64 to 64", *z));
+            out.canvas_zoom = *z;
+        }
+    }
+}
+
+void read_inputs(Fields& top, Preset& out) {
+    if (const json* j = top.get("images")) {
+        Fields f(*j, "images", top.warnings());
+        out.images[0] = f.text("a").value_or("");
+        out.images[1] = f.text("b").value_or("");
+        if (out.images[0].empty() && !out.images[1].empty()) refuse("images.b", "needs images.a");
+    }
+    if (const json* j = top.get("kernel")) {
+        Fields f(*j, "kernel", top.warnings());
+        out.kernel_source = f.text("source").value_or("");
+    }
+}
+
+void read_top(const json& j, Preset& out, std::vector<std::string>& warnings) {
+    Fields top(j, "", warnings);
+    const auto version = top.number("kcanvas_preset");
+    if (!version) refuse("kcanvas_preset", "missing: this is not a kcanvas preset");
+    if (*version != kPresetVersion)
+        refuse("kcanvas_preset",
+               fmt::format("version {} is not the one this kcanvas reads ({})", *version, kPresetVersion));
+    if (const auto op = top.text("op")) {
+        const OpInfo* info = find_op(*op);
+        if (!info) refuse("op", fmt::format("unknown op '{}': choose one of {}", *op, op_names()));
+        out.job.op = info->index;
+        if (uses_param(*info, "julia-re")) out.job.params.center_x = 0.0; // as --op julia starts
+    }
+    if (const auto v = top.text("view")) {
+        const auto view = parse_view(*v);
+        if (!view) refuse("view", fmt::format("unknown view '{}'", *v));
+        out.job.view = *view;
+    }
+    read_canvas(top, out.job.params);
+    read_params(top, out.job.params);
+    if (auto e = variant_error(op_registry()[out.job.op], out.job.params.variant)) refuse("params.variant", *e);
+    read_launch(top, out.job.launch);
+    read_overlays(top, out);
+    read_inputs(top, out);
+}
+
+} // namespace
+
+std::string preset_json(const Preset& p) {
+    const OpInfo& op = op_registry()[p.job.op];
+    json params = json::object();
+    for (const ParamSpec& s : kParams)
+        if (uses_param(op, s.name)) params[std::string(s.name)] = param_json(s, p.job.params);
+    json j = {{"kcanvas_preset", kPresetVersion},
+              {"op", std::string(op.name)},
+              {"params", params},
+              {"canvas", {{"width", p.job.params.width}, {"height", p.job.params.height}}},
+              {"launch", launch_json(p.job.launch)},
+              {"view", std::string(view_name(p.job.view))},
+              {"images", {{"a", p.images[0]}, {"b", p.images[1]}}},
+              {"overlays", {{"block_outlines", p.block_outlines}, {"inspect", nullptr}}}};
+    if (p.inspect) j["overlays"]["inspect"] = {p.inspect->first, p.inspect->second};
+    if (p.canvas_zoom) j["window"] = {{"zoom", *p.canvas_zoom}};
+    if (op.user_code) j["kernel"] = {{"source", p.kernel_source}};
+    return j.dump(2) + "\n";
+}
+
+std::optional<std::string> parse_preset(const std::string& text, Preset& out, std::vector<std::string>& warnings) {
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded()) return "not valid JSON";
+    Preset p;
+    try {
+        read_top(j, p, warnings);
+    } catch (const PresetError& e) {
+        return e.message;
+    } catch (const json::exception& e) { // a value of a type the reader did not expect
+        return std::string("unreadable: ") + e.what();
+    }
+    if (auto e = canvas_size_error(p.job.params.width, p.job.params.height)) return "canvas: " + *e;
+    if (auto e = resolve_launch(p.job, universal_limits()).launch_refusal) return "launch: " + *e;
+    out = std::move(p);
+    return std::nullopt;
+}
+
+std::optional<std::string> load_preset(const std::string& path, Preset& out, std::vector<std::string>& warnings) {
+    std::string text;
+    if (auto e = read_text_file(path, text)) return *e;
+    std::vector<std::string> found;
+    if (auto e = parse_preset(text, out, found)) return path + ": " + *e;
+    for (const std::string& w : found) warnings.push_back(path + ": " + w);
+    return std::nullopt;
+}
+
+std::optional<std::string> save_preset(const std::string& path, const Preset& p) {
+    return write_file_atomically(path, preset_json(p));
+}
+
+namespace {
+// One shell word: as it is when it is plain, else in single quotes.
+std::string shell_word(const std::string& w) {
+    const bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                         "0123456789-_./:=,+@%") == std::string::npos;
+    if (plain) return w;
+    std::string out = "'";
+    for (char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+} // namespace
+
+std::string command_line(const Preset& p) {
+    const OpInfo& op = op_registry()[p.job.op];
+    std::vector<std::string> words = {"kcanvas", "--op", std::string(op.name), "--size",
+                                      fmt::format("{}x{}", p.job.params.width, p.job.params.height)};
+    auto add = [&](const std::string& flag, const std::string& value) {
+        words.push_back(flag), words.push_back(value);
+    };
+    for (const ParamSpec& s : kParams) {
+        if (!uses_param(op, s.name)) continue;
+        if (s.kind == ParamKind::Bool && !s.has_choices()) {
+            if (param_value(s, p.job.params) != 0) words.push_back("--" + std::string(s.name));
+            continue;
+        }
+        add("--" + std::string(s.name), param_text(s, p.job.params));
+    }
+    if (!op.custom) {
+        const LaunchConfig& l = p.job.launch;
+        add("--block", dim_text(l.block));
+        add("--grid", l.auto_grid ? std::string("auto") : dim_text(l.grid));
+        if (!op.user_code) {
+            add("--mapping", std::string(mapping_name(l.mapping)));
+            add("--pixels-per-thread", std::to_string(l.pixels_per_thread));
+            add("--view", std::string(view_name(p.job.view)));
+        }
+    }
+    if (!p.images[0].empty()) add("--image", p.images[0]);
+    if (!p.images[1].empty()) add("--image2", p.images[1]);
+    std::string out;
+    for (const std::string& w : words) {
+        if (!out.empty()) out += ' ';
+        out += shell_word(w);
+    }
+    if (op.user_code && !p.kernel_source.empty()) out += " --kernel YOUR_KERNEL.cu # save the editor's text there";
+    return out;
+}
+
+} // namespace kc

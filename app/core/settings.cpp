@@ -1,0 +1,73 @@
+#include "app/core/settings.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace kc {
+
+namespace {
+
+// One line "key=value"; values are checked and clamped, so a hand-edited file cannot break the window.
+void apply_line(UiSettings& s, const std::string& line) {
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) return;
+    const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    if (end == value.c_str()) return;
+    if (key == "ui_scale_percent")
+        s.ui_scale_percent =
+            std::clamp(static_cast<int>(number), UiSettings::kMinScalePercent, UiSettings::kMaxScalePercent);
+    else if (key == "panel_width")
+        s.panel_width = std::clamp(static_cast<float>(number), UiSettings::kMinPanelWidth, 4000.0f);
+    else if (key == "panel_right")
+        s.panel_right = number != 0;
+    else if (key == "panel_hidden")
+        s.panel_hidden = number != 0;
+}
+
+std::string to_text(const UiSettings& s) {
+    return fmt::format("# kcanvas window settings\nui_scale_percent={}\npanel_width={:.0f}\npanel_right={}\n"
+                       "panel_hidden={}\n",
+                       s.ui_scale_percent, s.panel_width, s.panel_right ? 1 : 0, s.panel_hidden ? 1 : 0);
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+} // namespace
+
+UiSettings load_settings(const std::string& path) {
+    UiSettings s;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) apply_line(s, line);
+    return s;
+}
+
+std::optional<std::string> save_settings(const std::string& path, const UiSettings& settings) {
+    const std::string temp = path + ".tmp";
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return fmt::format("cannot write '{}': {}", temp, errno_text());
+    const std::string text = to_text(settings);
+    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const bool synced = written && ::fsync(fd) == 0;
+    const std::string why = errno_text();
+    ::close(fd);
+    if (!synced || std::rename(temp.c_str(), path.c_str()) != 0) {
+        const std::string error = fmt::format("cannot save '{}': {}", path, synced ? errno_text() : why);
+        std::remove(temp.c_str());
+        return error;
+    }
+    return std::nullopt;
+}
+
+} // namespace kc

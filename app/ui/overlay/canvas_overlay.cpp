@@ -1,0 +1,242 @@
+// The canvas overlay: the inspector's tooltip and block outline, every block's boundary, and the
+// tint over pixels that several threads write. Drawn with ImGui's background draw list, which
+// lands on top of the GL-drawn canvas and under the panel.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <fmt/format.h>
+#include <string>
+
+#include "app/ui/panels/teach_panel.h"
+#include "app/ui/widgets.h"
+#include "gpu/registry.h"
+#include "gpu/thread_of_pixel.h"
+
+namespace kc {
+
+namespace {
+
+// Canvas pixel coordinates to screen (ImGui) points, from the window's CanvasView. Lines go
+// through framebuffer pixel centres, so that a 1-pixel line stays one crisp pixel at any zoom.
+struct CanvasTransform {
+    RectD image;      // where the picture lands
+    float sx, sy;     // screen points per canvas pixel
+    double per_point; // framebuffer pixels per point
+    explicit CanvasTransform(const CanvasView& v)
+        : image(v.image_rect()), sx(float(v.zoom())), sy(float(v.zoom())), per_point(v.pixels_per_point()) {}
+    ImVec2 to_screen(float px, float py) const { return ImVec2(float(image.x + px * sx), float(image.y + py * sy)); }
+    ImVec2 line_at(float px, float py) const {
+        auto centre = [&](double v) { return float((std::floor(v * per_point) + 0.5) / per_point); };
+        return ImVec2(centre(image.x + px * sx), centre(image.y + py * sy));
+    }
+};
+
+// Notes over the canvas go to the top-left of what is visible of it.
+ImVec2 note_at() {
+    const ImVec2 clip = ImGui::GetBackgroundDrawList()->GetClipRectMin();
+    return ImVec2(clip.x + 4, clip.y + 4);
+}
+
+void draw_outline(ImDrawList* d, const CanvasTransform& t, const Outline& o, ImU32 colour, float thickness) {
+    ImVec2 points[8];
+    const int n = static_cast<int>(std::min<std::size_t>(o.size(), 8));
+    for (int i = 0; i < n; ++i) points[i] = t.line_at(float(o[i].x), float(o[i].y));
+    d->AddPolyline(points, n, colour, ImDrawFlags_Closed, thickness);
+}
+
+// Every block's boundary: grid lines for 2d and columns, one outline per block run for 1D mappings. Skipped
+// (with a note) when blocks would be under a few screen pixels or too many to draw.
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w,
+                           int h, ImU32 colour, float thickness);
+
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w,
+                           int h) {
+    // A dark line under a light one: visible on light and dark views alike.
+    for (const auto& [colour, thickness] :
+         {std::pair{IM_COL32(0, 0, 0, 160), 3.0f}, std::pair{IM_COL32(255, 255, 255, 230), 1.0f}})
+        draw_block_boundaries(d, t, l, grid, w, h, colour, thickness);
+}
+
+void draw_block_boundaries(ImDrawList* d, const CanvasTransform& t, const LaunchConfig& l, const Dim3& grid, int w,
+                           int h, ImU32 colour, float thickness) {
+    if (is_tiled(l.mapping)) {
+        // Columns: a block is blockDim.y pixels wide and blockDim.x tall, and blockIdx.y walks x.
+        const Dim3 tile = block_tile(l), tiles = grid_to_picture(l.mapping, grid);
+        if (tile.x * t.sx < 3 || tile.y * t.sy < 3) {
+            d->AddText(note_at(), IM_COL32(255, 255, 255, 255), "blocks too small to outline at this zoom");
+            return;
+        }
+        const int right = int(std::min<long long>(w, 1LL * tiles.x * tile.x));
+        const int bottom = int(std::min<long long>(h, 1LL * tiles.y * tile.y));
+        for (int i = 0; i <= tiles.x && i * tile.x <= right; ++i)
+            d->AddLine(t.line_at(float(i * tile.x), 0), t.line_at(float(i * tile.x), float(bottom)), colour, thickness);
+        d->AddLine(t.line_at(float(right), 0), t.line_at(float(right), float(bottom)), colour, thickness);
+        for (int i = 0; i <= tiles.y && i * tile.y <= bottom; ++i)
+            d->AddLine(t.line_at(0, float(i * tile.y)), t.line_at(float(right), float(i * tile.y)), colour, thickness);
+        d->AddLine(t.line_at(0, float(bottom)), t.line_at(float(right), float(bottom)), colour, thickness);
+        return;
+    }
+    constexpr long long kMaxOutlines = 4096;
+    const long long per_block = 1LL * l.block.x * l.block.y;
+    const long long runs = 1LL * w * h / std::max(1LL, per_block) + 1; // one outline per block-sized run of pixels
+    if (runs > kMaxOutlines || per_block * t.sx * t.sy < 9) {
+        d->AddText(note_at(), IM_COL32(255, 255, 255, 255), "too many blocks to outline");
+        return;
+    }
+    for (int by = 0; by < grid.y; ++by)
+        for (int bx = 0; bx < grid.x; ++bx)
+            for (const Outline& o : block_outlines(l, grid, w, h, {bx, by, 0}))
+                draw_outline(d, t, o, colour, thickness);
+}
+
+// `launch`: what runs (a custom op's own); `own_kernels`: a custom op, whose kernels record no writers.
+void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const PixelWriter& wr, int x, int y,
+                       Pixel value, std::optional<unsigned> sm, bool is_cpu, bool own_kernels) {
+    ImGui::BeginTooltip();
+    ui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x); // recorded: scripts read it
+    ui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
+                    ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+    ImGui::SameLine();
+    ui::Text("value R %d G %d B %d A %d", value.r, value.g, value.b, value.a);
+    if (!wr.covered) {
+        ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "no thread writes this pixel (hatched)");
+        ImGui::EndTooltip();
+        return;
+    }
+    ImGui::Separator();
+    ui::Text("blockIdx  (%d, %d, %d)   block #%lld in launch order", wr.block_idx.x, wr.block_idx.y, wr.block_idx.z,
+             wr.block_in_launch);
+    ui::Text("threadIdx (%d, %d, %d)   thread %d of the block", wr.thread_idx.x, wr.thread_idx.y, wr.thread_idx.z,
+             wr.thread_in_block);
+    ui::Text("warp %d, lane %d", wr.warp, wr.lane);
+    ui::Text("global thread index %llu", wr.global_thread);
+    if (launch.mapping == Mapping::GridStride) ui::Text("grid-stride pass %lld", wr.pass);
+    if (job.max_blocks >= 0 && wr.block_in_launch >= job.max_blocks)
+        ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "not painted yet (step mode)");
+    else if (own_kernels)
+        ui::TextDisabled(is_cpu ? "cpu backend: a plain C++ loop wrote it"
+                                : "SM: not recorded for this op's own kernels");
+    else if (sm)
+        ui::Text("%s %u", is_cpu ? "emulator worker" : "SM", *sm);
+    else
+        ui::TextDisabled("SM: recorded from the next frame");
+    if (wr.writers > 1)
+        ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%lld threads write it (one per z layer); any may be last",
+                        wr.writers);
+    ImGui::EndTooltip();
+}
+
+// A refused launch says so on the canvas too, not only in the panel: what the canvas shows is the
+// last picture painted, or nothing yet (e.g. your kernel on the CPU backend).
+void draw_refusal_banner(const UiState& s) {
+    const RectD area = s.view.viewport();
+    if (!s.refusal || area.empty()) return;
+    const std::string text = "Launch refused: " + *s.refusal + "\nThe canvas shows the last picture painted, if any.";
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize(), pad = 8.0f;
+    const float wrap = std::max(100.0f, float(area.w) - 4 * pad);
+    const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, wrap, text.c_str());
+    const ImVec2 at(float(area.x) + pad, float(area.y) + pad);
+    ImDrawList* d = ImGui::GetBackgroundDrawList();
+    d->AddRectFilled(at, ImVec2(at.x + extent.x + 2 * pad, at.y + extent.y + 2 * pad), IM_COL32(20, 10, 10, 215), 4.0f);
+    d->AddText(font, size, ImVec2(at.x + pad, at.y + pad), IM_COL32(255, 120, 110, 255), text.c_str(), nullptr, wrap);
+}
+
+// From 8 framebuffer pixels per canvas pixel on: a line between pixels, over the visible part only.
+void draw_pixel_grid(ImDrawList* d, const CanvasView& v) {
+    if (v.pixel_zoom() < 8.0) return;
+    const CanvasTransform t(v);
+    const RectD shown = v.visible_rect();
+    const PointD first = v.to_canvas({shown.x, shown.y}), last = v.to_canvas({shown.x + shown.w, shown.y + shown.h});
+    const ImU32 colour = IM_COL32(128, 128, 128, 110); // mid grey: seen on light and dark pixels alike
+    const int x0 = std::max(0, int(std::ceil(first.x))), x1 = std::min(v.canvas_width(), int(last.x));
+    const int y0 = std::max(0, int(std::ceil(first.y))), y1 = std::min(v.canvas_height(), int(last.y));
+    for (int x = x0; x <= x1; ++x)
+        d->AddLine(t.line_at(float(x), float(first.y)), t.line_at(float(x), float(last.y)), colour);
+    for (int y = y0; y <= y1; ++y)
+        d->AddLine(t.line_at(float(first.x), float(y)), t.line_at(float(last.x), float(y)), colour);
+}
+
+// The inspected pixel: the pinned one (scripts), else the one under the mouse if no window is.
+std::optional<CanvasPixel> inspected_pixel(const UiState& s) {
+    if (s.teach.pinned_pixel) return CanvasPixel{s.teach.pinned_pixel->first, s.teach.pinned_pixel->second};
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureMouse) return std::nullopt;
+    return s.view.pixel_at({io.MousePos.x, io.MousePos.y});
+}
+
+// Outlines the pixel and its block, and names the thread in a tooltip.
+void inspect(UiState& s, FramePainter& painter, const Canvas& canvas, const Dim3& grid, CanvasPixel p) {
+    const CanvasTransform t(s.view);
+    ImDrawList* d = ImGui::GetBackgroundDrawList();
+    const LaunchConfig& l = s.resolved.launch; // what runs: a custom op's own launch, else the panel's
+    const bool own_kernels = s.resolved.own;
+    const int w = canvas.width(), h = canvas.height(), x = p.x, y = p.y;
+    const PixelWriter wr = thread_of_pixel(l, grid, w, h, x, y);
+    if (wr.covered)
+        for (const Outline& o : block_outlines(l, grid, w, h, wr.block_idx))
+            draw_outline(d, t, o, IM_COL32(255, 230, 0, 255), 2.5f);
+    d->AddRect(t.to_screen(float(x), float(y)), t.to_screen(float(x + 1), float(y + 1)), IM_COL32(255, 255, 255, 255));
+    std::optional<unsigned> sm;
+    try {
+        if (!own_kernels) sm = painter.sm_of_pixel(x, y);
+    } catch (const CudaContextLost&) {
+        throw; // not a message for the panel: the frame loop saves the user's kernel and stops
+    } catch (const std::exception& e) {
+        s.error = e.what();
+    }
+    if (s.teach.pinned_pixel) {
+        // Beside the pixel, on whichever side has room (ImGui places mouse tooltips itself).
+        const ImVec2 at = t.to_screen(float(x) + 12 / t.sx, float(y) + 12 / t.sy);
+        const bool right_half = at.x > ImGui::GetIO().DisplaySize.x * 0.5f;
+        ImGui::SetNextWindowPos(right_half ? t.to_screen(float(x) - 12 / t.sx, float(y) + 12 / t.sy) : at,
+                                ImGuiCond_Always, ImVec2(right_half ? 1.0f : 0.0f, 0.0f));
+    }
+    inspector_tooltip(s.job, l, wr, x, y, canvas.read_texel(x, y), sm, painter.backend() == Backend::Cpu, own_kernels);
+}
+
+// Tints over repeated writes and every block's boundary, for a legal launch.
+void draw_launch_overlays(const UiState& s, const Dim3& grid, int w, int h) {
+    const CanvasTransform t(s.view);
+    ImDrawList* d = ImGui::GetBackgroundDrawList();
+    const LaunchConfig& l = s.resolved.launch;
+    if (s.teach.flag_repeats && s.resolved.coverage.multi_written_pixels > 0)
+        for (const PixelRect& r : covered_rects(l, grid, w, h))
+            d->AddRectFilled(t.to_screen(float(r.x), float(r.y)), t.to_screen(float(r.x + r.w), float(r.y + r.h)),
+                             IM_COL32(255, 40, 40, 70));
+    if (s.teach.block_outlines) draw_block_boundaries(d, t, l, grid, w, h);
+}
+
+void draw_teaching_overlays(UiState& s, FramePainter& painter, const Canvas& canvas) {
+    const int w = canvas.width(), h = canvas.height();
+    // The user's kernel maps threads to pixels in its own code: the overlays would follow the wrong mapping.
+    if (w != s.job.params.width || h != s.job.params.height || op_registry()[s.job.op].user_code) {
+        painter.record_writers(false);
+        return;
+    }
+    // The launch this frame painted (a custom op's own, else the panel's), as the picture shows it.
+    const Dim3& grid = s.resolved.grid;
+    const bool legal = !s.refusal && !s.resolved.launch_refusal;
+    if (legal) draw_launch_overlays(s, grid, w, h);
+    const std::optional<CanvasPixel> pixel = inspected_pixel(s);
+    const bool inspecting = s.teach.inspector && legal && pixel.has_value();
+    painter.record_writers(inspecting && !op_registry()[s.job.op].custom); // custom ops' kernels record none
+    if (inspecting) inspect(s, painter, canvas, grid, *pixel);
+}
+
+} // namespace
+
+void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas) {
+    const RectD area = s.view.viewport();
+    ImDrawList* d = ImGui::GetBackgroundDrawList();
+    // Nothing drawn over the canvas reaches past its area (under the panel or the status bar).
+    d->PushClipRect(ImVec2(float(area.x), float(area.y)), ImVec2(float(area.x + area.w), float(area.y + area.h)), true);
+    draw_pixel_grid(d, s.view);
+    draw_teaching_overlays(s, painter, canvas);
+    draw_refusal_banner(s);
+    d->PopClipRect();
+}
+
+} // namespace kc

@@ -1,0 +1,185 @@
+#include "app/ui/overlay/record_render.h"
+
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+
+#include "app/ui/panels/teach_panel.h"
+#include "app/ui/ui_scale.h"
+#include "app/ui/ui_state.h"
+#include "app/ui/widgets.h"
+#include "gpu/registry.h"
+#include "render/gl_objects.h"
+
+namespace kc {
+
+namespace {
+
+constexpr ImGuiWindowFlags kBoxFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_AlwaysAutoResize;
+
+void legend_box(const PaintJob& job, float w) {
+    const float pad = 6, width = std::min(w * 0.5f, ImGui::GetFontSize() * 24);
+    ImGui::SetNextWindowPos(ImVec2(w - pad, pad), ImGuiCond_Always, ImVec2(1, 0));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, FLT_MAX));
+    ImGui::SetNextWindowBgAlpha(0.8f);
+    ImGui::Begin("##record legend", nullptr, kBoxFlags);
+    ImGui::Text("%s view", std::string(view_name(job.view)).c_str());
+    view_legend(job, resolve_launch(job, universal_limits()).grid, false);
+    ImGui::End();
+}
+
+void caption_box(const RecordFrame& f, float w, float h) {
+    ImGui::SetNextWindowPos(ImVec2(0, h), ImGuiCond_Always, ImVec2(0, 1));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, FLT_MAX));
+    ImGui::SetNextWindowBgAlpha(0.8f);
+    ImGui::Begin("##record caption", nullptr, kBoxFlags);
+    for (std::size_t i = 0; i < f.caption.size(); ++i) {
+        ImGui::TextUnformatted(f.caption[i].c_str());
+        if (i == 0 && !f.formula.empty()) { // the formula under the title, in the code font
+            ImGui::PushFont(mono_font());
+            ImGui::TextUnformatted(f.formula.c_str());
+            ImGui::PopFont();
+        }
+    }
+    ImGui::End();
+}
+
+// The recording's own ImGui context, made current for a while and the caller's back after.
+class ContextSwitch {
+public:
+    explicit ContextSwitch(ImGuiContext* to) : previous_(ImGui::GetCurrentContext()), log_(widget_log()) {
+        ImGui::SetCurrentContext(to);
+        attach_widget_log(nullptr); // a script reads the window's controls, not the recording's
+    }
+    ~ContextSwitch() {
+        ImGui::SetCurrentContext(previous_);
+        attach_widget_log(log_);
+    }
+    ContextSwitch(const ContextSwitch&) = delete;
+    ContextSwitch& operator=(const ContextSwitch&) = delete;
+
+private:
+    ImGuiContext* previous_;
+    WidgetLog* log_;
+};
+
+} // namespace
+
+struct RecordRenderer::Overlay {
+    int width, height;
+    ImGuiContext* context = nullptr;
+    GlTexture colour;
+    GlFramebuffer framebuffer;
+    UiState state; // what draw_canvas_overlay reads: the job, the view, the teaching switches
+
+    Overlay(int w, int h) : width(w), height(h) {
+        ImGuiContext* previous = ImGui::GetCurrentContext();
+        context = ImGui::CreateContext();
+        {
+            ContextSwitch use(context);
+            ImGuiIO& io = ImGui::GetIO();
+            io.IniFilename = nullptr, io.LogFilename = nullptr;
+            // 16-pixel text on an 800-pixel-high frame, as legible in a slide as the panel on a screen.
+            const float scale = std::clamp(h / 650.0f, 0.75f, 3.0f);
+            ImGui::GetStyle() = ui_style(scale);
+            add_ui_fonts(scale);
+            ImGui_ImplOpenGL3_Init("#version 330 core");
+        }
+        ImGui::SetCurrentContext(previous);
+        colour = GlTexture::create();
+        glBindTexture(GL_TEXTURE_2D, colour.id());
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+        glBindTexture(GL_TEXTURE_2D, 0);
+        framebuffer = GlFramebuffer::create();
+        GLint bound = 0;
+        glGetIntegerv(GL_FRAMEBUFFER_BINDING, &bound);
+        glBindFramebuffer(GL_FRAMEBUFFER, framebuffer.id());
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, colour.id(), 0);
+        glBindFramebuffer(GL_FRAMEBUFFER, GLuint(bound));
+        state.view.set_viewport({0, 0, double(w), double(h)}, 1.0);
+        state.view.set_canvas_size(w, h);
+    }
+    ~Overlay() {
+        {
+            ContextSwitch use(context);
+            ImGui_ImplOpenGL3_Shutdown();
+        }
+        ImGuiContext* current = ImGui::GetCurrentContext();
+        ImGui::DestroyContext(context);
+        ImGui::SetCurrentContext(current == context ? nullptr : current);
+    }
+    Overlay(const Overlay&) = delete;
+    Overlay& operator=(const Overlay&) = delete;
+
+    // One ImGui frame of the overlays; auto-sized boxes take their size from the frame before,
+    // so each recorded frame is laid out once unseen, then drawn.
+    std::vector<Pixel> draw(const RecordFrame& f, const RecordOverlays& o, FramePainter& painter,
+                            const Canvas& canvas) {
+        ContextSwitch use(context);
+        state.job = f.job;
+        state.teach.block_outlines = o.outlines, state.teach.flag_repeats = o.tint;
+        state.teach.inspector = o.inspect.has_value(), state.teach.pinned_pixel = o.inspect;
+        const OpInfo& op = op_registry()[f.job.op];
+        for (int pass = 0; pass < 2; ++pass) {
+            ImGuiIO& io = ImGui::GetIO();
+            io.DisplaySize = ImVec2(float(width), float(height));
+            io.DisplayFramebufferScale = ImVec2(1, 1);
+            io.DeltaTime = 1.0f / 30;
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui::NewFrame();
+            draw_canvas_overlay(state, painter, canvas);
+            if (o.legend && f.job.view != View::Pixels && !op.custom && !op.user_code) legend_box(f.job, float(width));
+            if (o.caption) caption_box(f, float(width), float(height));
+            if (pass == 0) ImGui::EndFrame();
+        }
+        ImGui::Render();
+        GLint bound = 0, viewport[4] = {};
+        glGetIntegerv(GL_FRAMEBUFFER_BINDING, &bound);
+        glGetIntegerv(GL_VIEWPORT, viewport);
+        glBindFramebuffer(GL_FRAMEBUFFER, framebuffer.id());
+        glViewport(0, 0, width, height);
+        glClearColor(0, 0, 0, 0);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        std::vector<Pixel> pixels = read_framebuffer(width, height);
+        glBindFramebuffer(GL_FRAMEBUFFER, GLuint(bound));
+        glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+        return pixels;
+    }
+};
+
+RecordRenderer::RecordRenderer(FramePainter& painter, int width, int height)
+    : painter_(painter), canvas_(width, height) {}
+
+RecordRenderer::~RecordRenderer() = default;
+
+std::optional<std::string> RecordRenderer::render(const RecordFrame& f, const RecordOverlays& overlays,
+                                                  const SourceImages* sources, std::vector<Pixel>& out) {
+    if (auto refused = painter_.paint(f.job, canvas_, sources)) return "launch refused: " + *refused;
+    painter_.collect_timings();
+    out = canvas_.read_texture();
+    if (!overlays.any()) return std::nullopt;
+    if (!overlay_) overlay_ = std::make_unique<Overlay>(canvas_.width(), canvas_.height());
+    composite_over(out, overlay_->draw(f, overlays, painter_, canvas_));
+    return std::nullopt;
+}
+
+void composite_over(std::vector<Pixel>& canvas, const std::vector<Pixel>& overlay) {
+    const std::size_t n = std::min(canvas.size(), overlay.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const Pixel o = overlay[i];
+        if (o.a == 0) continue;
+        Pixel& c = canvas[i];
+        const int keep = 255 - o.a;
+        auto mix = [keep](int over, int under) {
+            return std::uint8_t(std::min(255, over + (under * keep + 127) / 255));
+        };
+        c = Pixel{mix(o.b, c.b), mix(o.g, c.g), mix(o.r, c.r), 255};
+    }
+}
+
+} // namespace kc

@@ -1,0 +1,41 @@
+#pragma once
+// Renders a recording's frames offscreen: the painter paints frame n's job into a canvas of the
+// recording's size, and the overlays the window draws over its canvas (outlines, tint, inspector,
+// legend, caption) are drawn by Dear ImGui into a framebuffer of the same size, in an ImGui
+// context of the renderer's own, then laid over the canvas pixels. Needs a current GL context.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/record/recording.h"
+#include "render/canvas.h"
+#include "render/frame_painter.h"
+#include "render/source_images.h"
+
+struct ImGuiContext;
+
+namespace kc {
+
+class RecordRenderer {
+public:
+    RecordRenderer(FramePainter& painter, int width, int height);
+    ~RecordRenderer();
+    RecordRenderer(const RecordRenderer&) = delete;
+    RecordRenderer& operator=(const RecordRenderer&) = delete;
+
+    // Frame `f` as width*height pixels, top row first; or why it could not be painted.
+    std::optional<std::string> render(const RecordFrame& f, const RecordOverlays& overlays, const SourceImages* sources,
+                                      std::vector<Pixel>& out);
+
+private:
+    struct Overlay;
+    FramePainter& painter_;
+    Canvas canvas_;
+    std::unique_ptr<Overlay> overlay_; // made at the first frame with overlays
+};
+
+// Lays ImGui's output (premultiplied by its blending onto transparent black) over `canvas`.
+void composite_over(std::vector<Pixel>& canvas, const std::vector<Pixel>& overlay);
+
+} // namespace kc

@@ -1,0 +1,243 @@
+#include "app/ui/panels/kernel_panel.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstring>
+#include <string>
+
+#include "app/core/kernel_editor.h"
+#include "app/ui/ui_scale.h"
+#include "app/ui/widgets.h"
+#include "gpu/user_kernel.h"
+
+namespace kc {
+
+namespace {
+
+const ImVec4 kGood(0.45f, 0.9f, 0.45f, 1.0f);
+const ImVec4 kBad(1.0f, 0.35f, 0.35f, 1.0f);
+
+// Lets ImGui grow the std::string it edits (ImGuiInputTextFlags_CallbackResize).
+int grow_string(ImGuiInputTextCallbackData* data) {
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+        auto* text = static_cast<std::string*>(data->UserData);
+        text->resize(static_cast<std::size_t>(data->BufTextLen));
+        data->Buf = text->data();
+    }
+    return 0;
+}
+
+void wrapped(const ImVec4& colour, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::PushTextWrapPos(0.0f);
+    ui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+void starters_and_files(KernelEditorState& k) {
+    if (ui::BeginCombo("Starter", "load a starter kernel...")) {
+        for (const StarterKernel& starter : starter_kernels())
+            if (ui::Selectable(std::string(starter.title).c_str())) {
+                load_starter(k, starter);
+                k.file_message = "loaded the starter " + k.file_name + " (from assets/kernels)";
+            }
+        ImGui::EndCombo();
+    }
+    ui::InputText("File", k.path.data(), k.path.size());
+    if (ui::Button("Load .cu")) k.load_request = std::string(k.path.data());
+    ImGui::SameLine();
+    if (ui::Button("Save .cu")) k.save_request = std::string(k.path.data());
+    if (!k.file_message.empty())
+        wrapped(k.save_failed ? kBad : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), k.file_message);
+    if (!k.autosave_message.empty())
+        wrapped(k.autosave_failed ? kBad : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), k.autosave_message);
+}
+
+// A starter's answer (fix_me.cu's), hidden until asked for.
+void answer_section(KernelEditorState& k) {
+    if (k.answer.empty()) return;
+    if (ui::Button(k.show_answer ? "Hide answer##answer" : "Show answer##answer")) k.show_answer = !k.show_answer;
+    if (k.show_answer) wrapped(ImVec4(0.85f, 0.85f, 0.5f, 1.0f), k.answer);
+}
+
+// The editor's line numbers, right-aligned in [min, max] beside the text box and scrolled with it
+// (`scroll_y`: the box's scroll; its text starts FramePadding.y below its top, one line per font
+// height). Lines the compile log names are red on a dark red band.
+void line_gutter(const ImVec2& min, const ImVec2& max, float scroll_y, int lines, const std::vector<int>& errors) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float line_h = ImGui::GetTextLineHeight();
+    draw->PushClipRect(min, max, true);
+    const float top = min.y + style.FramePadding.y - scroll_y;
+    const int first = std::max(0, static_cast<int>((scroll_y - style.FramePadding.y) / line_h));
+    const int last = std::min(lines, first + static_cast<int>((max.y - min.y) / line_h) + 2);
+    for (int i = first; i < last; ++i) {
+        const float y = top + float(i) * line_h;
+        const std::string number = std::to_string(i + 1);
+        const bool error = std::find(errors.begin(), errors.end(), i + 1) != errors.end();
+        if (error) draw->AddRectFilled(ImVec2(min.x, y), ImVec2(max.x, y + line_h), IM_COL32(110, 20, 20, 255));
+        const float x = max.x - style.ItemInnerSpacing.x - ImGui::CalcTextSize(number.c_str()).x;
+        draw->AddText(ImVec2(x, y), error ? ImGui::GetColorU32(kBad) : ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                      number.c_str());
+    }
+    draw->PopClipRect();
+}
+
+// The code box with its line-number gutter on the left.
+void code_box(KernelEditorState& k, float height) {
+    // Ctrl+Enter ends the edit (ImGui returns true for it with EnterReturnsTrue) and compiles.
+    const ImGuiInputTextFlags flags =
+        ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_EnterReturnsTrue;
+    const int lines = 1 + static_cast<int>(std::count(k.source.begin(), k.source.end(), '\n'));
+    const float gutter_w =
+        ImGui::CalcTextSize(std::to_string(std::max(lines, 999)).c_str()).x + 2 * ImGui::GetStyle().ItemInnerSpacing.x;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter_w, origin.y));
+    // Escape in an ImGui text field reverts everything typed since it was clicked: keep the code.
+    const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+    const std::string before_escape = escape ? k.source : std::string();
+    if (ui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1, ImVec2(-FLT_MIN, height), flags,
+                               &grow_string, &k.source))
+        k.compile_request = true;
+    ui::record_last_item("Kernel source", k.source); // no visible label: scripts find the box by this name
+    if (escape && k.source != before_escape) k.source = before_escape;
+    // The box is a child window ("<window>/##source_<id>", the last this window began, unless the
+    // box was clipped away): its scroll moves the numbers.
+    const ImVector<ImGuiWindow*>& children = ImGui::GetCurrentWindow()->DC.ChildWindows;
+    const bool box_began = !children.empty() && std::strstr(children.back()->Name, "/##source_");
+    const float scroll_y = box_began ? children.back()->Scroll.y : 0.0f;
+    const ImVec2 box_min = ImGui::GetItemRectMin(), box_max = ImGui::GetItemRectMax();
+    line_gutter(ImVec2(origin.x, box_min.y), ImVec2(box_min.x, box_max.y), scroll_y, lines, k.error_lines);
+}
+
+// Compile, or why it cannot: the CPU emulator runs no CUDA code, so nothing would compile.
+void compile_button(KernelEditorState& k, const PanelContext& ctx) {
+    const bool on_cpu = ctx.painter.backend() == Backend::Cpu;
+    if (on_cpu) ImGui::BeginDisabled();
+    if (ui::Button("Compile")) k.compile_request = true;
+    if (on_cpu) ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (on_cpu) {
+        ui::TextDisabled("needs a CUDA backend (see Backend)");
+        return;
+    }
+    ui::TextDisabled("(Ctrl+Enter)  %s", k.file_name.c_str());
+    if (ctx.painter.has_user_kernel() && k.source != ctx.painter.user_kernel_source()) {
+        ImGui::SameLine();
+        ui::TextDisabled("- edited since it compiled");
+    }
+}
+
+void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
+    if (!k.last_ok) {
+        if (ctx.painter.backend() != Backend::Cpu) ui::TextDisabled("not compiled yet");
+    } else if (*k.last_ok) {
+        ui::TextColored(kGood, "compiled %s for %s in %.0f ms", k.file_name.c_str(), k.target.c_str(), k.compile_ms);
+    } else {
+        wrapped(kBad, ctx.painter.has_user_kernel() ? "Compile failed: the last kernel that compiled keeps running."
+                                                    : "Compile failed: no kernel of yours runs yet.");
+    }
+    if (!k.log.empty()) {
+        // Line numbers in the log are the editor's: "kernel.cu(7)" is line 7 above.
+        ImGui::BeginChild("log", ImVec2(0, ImGui::GetTextLineHeight() * 8), true, ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::PushStyleColor(ImGuiCol_Text, k.last_ok.value_or(false) ? ImVec4(0.85f, 0.85f, 0.5f, 1.0f) : kBad);
+        ImGui::PushFont(mono_font());
+        ui::TextUnformatted(k.log.c_str());
+        ImGui::PopFont();
+        ImGui::PopStyleColor();
+        ImGui::EndChild();
+    }
+}
+
+// The code, Compile, and what the last compile said. `height` as ImGui sizes go (negative: fill
+// the window but leave that much).
+void editor(KernelEditorState& k, const PanelContext& ctx, float height) {
+    ImGui::PushFont(mono_font()); // code in a monospaced font
+    code_box(k, height);
+    ImGui::PopFont();
+    compile_button(k, ctx);
+    compile_status(k, ctx);
+}
+
+} // namespace
+
+void kernel_section(UiState& s, const PanelContext& ctx) {
+    KernelEditorState& k = s.kernel;
+    if (ctx.painter.backend() == Backend::Cpu)
+        wrapped(ImVec4(1.0f, 0.8f, 0.4f, 1.0f),
+                "Your kernel runs on a CUDA backend only: the CPU grid emulator cannot run CUDA code.");
+    ui::TextWrapped("Write the whole kernel: extern \"C\" __global__ void paint(Pixel* out, int width, int height, "
+                    "const Pixel* a, const Pixel* b, float t), in which your threads find their pixel from "
+                    "blockIdx, blockDim and threadIdx and check the bounds. The Launch section's block and grid "
+                    "launch it; pixels no thread writes stay hatched.");
+    starters_and_files(k);
+    answer_section(k);
+
+    // The panel is narrow for code: the editor can move to a window of its own.
+    ui::Checkbox("Edit in a larger window", &k.own_window);
+    if (k.own_window) {
+        const RectD canvas = s.view.viewport(); // the panel may be on either side
+        ImGui::SetNextWindowPos(ImVec2(float(canvas.x) + 16, 16), ImGuiCond_FirstUseEver); // over the canvas
+        ImGui::SetNextWindowSize(ImVec2(760 * s.ui_scale, 620 * s.ui_scale), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowBgAlpha(1.0f); // code over a picture must stay readable
+        if (ImGui::Begin("Your kernel", &k.own_window)) editor(k, ctx, -ImGui::GetTextLineHeight() * 12);
+        ImGui::End();
+    } else {
+        editor(k, ctx, ImGui::GetTextLineHeight() * 22);
+    }
+
+    if (ui::TreeNode("Prelude (compiled before your code, read-only)")) {
+        const std::string_view prelude = user_kernel_prelude();
+        ImGui::BeginChild("prelude", ImVec2(0, ImGui::GetTextLineHeight() * 14), true,
+                          ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::PushFont(mono_font());
+        ui::TextUnformatted(prelude.data(), prelude.data() + prelude.size());
+        ImGui::PopFont();
+        ImGui::EndChild();
+        ImGui::TreePop();
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ui::TextDisabled("A kernel that faults, or one that never ends (no frame for --watchdog seconds), closes "
+                     "kcanvas, saving your source first.");
+    ImGui::PopTextWrapPos();
+}
+
+void unsaved_kernel_dialog(UiState& s) {
+    const char* title = "Unsaved kernel";
+    if (s.unsaved_dialog) ImGui::OpenPopup(title);
+    ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    if (!s.unsaved_dialog) { // Cancel, or Esc (the frame loop's key events)
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    KernelEditorState& k = s.kernel;
+    const std::string target = k.path[0] ? std::string(k.path.data()) : k.fallback_path;
+    ui::TextWrapped("The kernel editor has changes that are not saved. Save them to %s before quitting?",
+                    target.c_str());
+    if (k.save_failed) wrapped(kBad, k.file_message);
+    if (ui::Button("Save")) k.save_request = std::string(k.path.data()), s.quit_after_save = true;
+    ImGui::SameLine();
+    if (ui::Button("Discard")) s.quit = true;
+    ImGui::SameLine();
+    if (ui::Button("Cancel")) s.unsaved_dialog = false;
+    ImGui::EndPopup();
+}
+
+void kernel_fault_dialog(UiState& s) {
+    if (s.fatal.empty()) return;
+    ImGui::OpenPopup("The GPU stopped");
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 43.0f, 0), ImGuiCond_Appearing); // 560 at 100 %
+    if (ImGui::BeginPopupModal("The GPU stopped", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+        wrapped(kBad, s.fatal);
+        if (ui::Button("Quit kcanvas")) s.quit = true;
+        ImGui::EndPopup();
+    }
+}
+
+} // namespace kc

@@ -1,0 +1,20 @@
+#pragma once
+// The panel's part for the user's own kernel (op user_kernel): the code editor, starters, file
+// load/save, Compile (and Ctrl+Enter), the compile log, the read-only prelude; the dialog that
+// asks about unsaved edits at quit, and the one that explains a kernel fault before kcanvas closes.
+#include "app/ui/panel.h"
+#include "app/ui/ui_state.h"
+
+namespace kc {
+
+// The "Your kernel" section's contents; call inside the panel window when the op is user code.
+void kernel_section(UiState& state, const PanelContext& ctx);
+
+// While state.unsaved_dialog is set: "Unsaved kernel" with Save (to the file field's path, else
+// the data dir's kernel.cu; then quit), Discard (quit) and Cancel (stay; Esc too).
+void unsaved_kernel_dialog(UiState& state);
+
+// While state.fatal is set: a modal dialog with the fault, where the source went, and Quit.
+void kernel_fault_dialog(UiState& state);
+
+} // namespace kc

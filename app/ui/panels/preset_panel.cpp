@@ -1,0 +1,96 @@
+#include "app/ui/panels/preset_panel.h"
+
+#include <imgui.h>
+
+#include <fmt/format.h>
+
+#include "app/ui/panel_text.h"
+#include "app/ui/widgets.h"
+#include "gpu/registry.h"
+
+namespace kc {
+
+Preset preset_of(const UiState& s) {
+    Preset p;
+    p.job = s.job;
+    p.job.max_blocks = -1;
+    for (int slot = 0; slot < 2; ++slot)
+        if (s.sources.loaded(slot)) p.images[slot] = s.sources.path(slot);
+    if (op_registry()[s.job.op].user_code) p.kernel_source = s.kernel.source;
+    p.block_outlines = s.teach.block_outlines;
+    p.inspect = s.teach.pinned_pixel;
+    if (!s.view.fitted()) p.canvas_zoom = s.view.zoom();
+    return p;
+}
+
+void apply_preset(const Preset& p, UiState& s) {
+    const OpParams old = s.job.params;
+    s.job = p.job;
+    s.job.params.width = old.width, s.job.params.height = old.height; // the canvas resizes between frames
+    s.job.params.src_a = old.src_a, s.job.params.src_b = old.src_b;
+    s.edit_width = p.job.params.width, s.edit_height = p.job.params.height, s.apply_size = true;
+    for (int slot = 0; slot < 2; ++slot) {
+        if (!p.images[slot].empty())
+            s.load_request[slot] = p.images[slot];
+        else if (s.sources.loaded(slot))
+            s.clear_request[slot] = true;
+    }
+    if (!p.kernel_source.empty()) {
+        s.kernel.source = p.kernel_source;
+        s.kernel.compile_request = true;
+    }
+    s.teach.block_outlines = p.block_outlines;
+    s.teach.pinned_pixel = p.inspect;
+    s.zoom_request = p.canvas_zoom.value_or(0.0);
+}
+
+namespace {
+
+void save_preset_file(UiState& s, const std::string& path) {
+    const auto e =
+        path.empty() ? std::optional<std::string>("type a file name first") : save_preset(path, preset_of(s));
+    s.preset.failed = e.has_value();
+    s.preset.message = e ? "preset not saved: " + *e : "saved preset " + path;
+}
+
+void load_preset_file(UiState& s, const std::string& path) {
+    Preset p;
+    std::vector<std::string> warnings;
+    if (auto e = load_preset(path, p, warnings)) {
+        s.preset.failed = true;
+        s.preset.message = "preset not loaded (the picture stays): " + *e;
+        return;
+    }
+    apply_preset(p, s);
+    s.preset.failed = false;
+    s.preset.message = "loaded preset " + path;
+    for (const std::string& w : warnings) s.preset.message += "\nwarning: " + w;
+}
+
+} // namespace
+
+void preset_section(UiState& s) {
+    PresetPanelState& ps = s.preset;
+    ui::InputText("Preset file", ps.path.data(), ps.path.size());
+    const std::string path(ps.path.data());
+    if (ui::Button("Save preset")) save_preset_file(s, path);
+    same_line_if_fits(button_width("Load preset"));
+    if (ui::Button("Load preset")) load_preset_file(s, path);
+    if (!ps.message.empty()) {
+        if (ps.failed)
+            wrapped_text(kErrorColour, ps.message);
+        else
+            wrapped_disabled(ps.message);
+    }
+    if (ui::Button("Copy command line")) {
+        ps.command = command_line(preset_of(s));
+        ImGui::SetClipboardText(ps.command.c_str()); // GLFW's clipboard, through ImGui's backend
+    }
+    if (!ps.command.empty()) {
+        wrapped(ps.command);
+        ui::record_last_item("Command line", ps.command);
+        wrapped_disabled("On the clipboard: it paints this picture (add --headless --out FILE.png for a file).");
+    }
+}
+
+} // namespace kc

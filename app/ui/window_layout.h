@@ -1,0 +1,23 @@
+#pragma once
+// How the window is shared: the panel is a side area (left or right) the height of the window
+// above the status bar, resizable by dragging its inner edge ("Panel edge" to scripts); the status bar runs along the
+// bottom, always visible; the canvas takes the rest. Collapsing the panel widens the canvas.
+#include "app/core/canvas_view.h"
+#include "app/ui/ui_state.h"
+
+namespace kc {
+
+// Sets the next window (the panel) to its place and the width the user gave it. False when the
+// panel is hidden.
+bool place_panel(const UiState& state);
+// After the panel: the handle on its inner edge that drags its width.
+void draw_panel_edge(UiState& state);
+
+// The status bar: zoom controls (Fit, 1:1, -, +), show/hide the panel, and the latest error,
+// refusal, image error and message (a saved file's full path).
+void draw_status_bar(UiState& state);
+
+// Where the canvas goes this frame, in ImGui's coordinates (points).
+RectD canvas_area(const UiState& state);
+
+} // namespace kc

@@ -1,7 +1,0 @@
-#pragma once
-#include "app/options.h"
-
-namespace kc {
-// kcanvas with a window: the frame loop and the ImGui panel. Returns the process exit code.
-int run_windowed(const Options& o);
-} // namespace kc

@@ -84,7 +84,10 @@ mkdir -p "$work/src"
 (cd "$src" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$work/src"
 stamp "copied the checkout into a fresh copy of that root"
 
-chroot_run "$work" "cd /src && scripts/install-deps.sh && $steps
+# (errexit skips the commands of an && list but its last: the steps' failure ends the run by hand)
+chroot_run "$work" "cd /src
+  scripts/install-deps.sh
+  $steps || { echo 'check-clean-root: a step failed in the clean root' >&2; exit 1; }
   # The binary built here renders a picture with what the root has (CPU backend, no display).
   ASAN_OPTIONS=detect_leaks=0 build-asan/kcanvas --headless --backend cpu --frames 2 --size 320x200 \
     --op blend --image assets/logo.png --image2 assets/rose.jpg --out /src/clean-root.png

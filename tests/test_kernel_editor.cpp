@@ -50,7 +50,7 @@ TEST(Starters, FixMeKeepsItsAnswerOutOfTheEditor) {
     EXPECT_EQ(std::count(k.answer.begin(), k.answer.end(), '\n'), 2) << k.answer;
     EXPECT_EQ(k.file_name, "fix_me.cu");
     EXPECT_FALSE(k.unsaved());
-    EXPECT_TRUE(k.compile_request);
+    EXPECT_TRUE(k.compile_wanted);
 }
 
 TEST(Starters, ThoseWithoutATrailingCommentStayWhole) {

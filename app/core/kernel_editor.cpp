@@ -83,7 +83,7 @@ void load_starter(KernelEditorState& k, const StarterKernel& starter) {
     k.answer = std::move(split.answer);
     k.show_answer = false;
     k.file_name = std::string(starter.name) + ".cu";
-    k.compile_request = true;
+    k.compile_wanted = true;
 }
 
 } // namespace kc

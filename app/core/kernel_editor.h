@@ -17,21 +17,15 @@ struct KernelEditorState {
     std::string saved_source; // the text as last loaded or saved: edits since then are unsaved
     std::string answer;       // a starter's answer (fix_me.cu's end), behind "Show answer"
     bool show_answer = false;
-    std::string file_name = "kernel.cu";     // names it in NVRTC's log: a starter's or a loaded file's name
-    std::array<char, 1024> path{};           // the panel's file field (Load / Save)
-    std::optional<std::string> load_request; // read this .cu file into the editor (and compile) between frames
-    std::optional<std::string> save_request; // write the editor's text to this file between frames
-    std::string file_message;                // what the last load or save did, or why it failed
-    bool save_failed = false;                // file_message says why the last save failed
-    std::string fallback_path;               // where Save goes with an empty file field (<data dir>/kernel.cu)
-    std::string autosave_message;            // what the last autosave did, or why it failed
-    bool autosave_failed = false;
-    bool compile_request = false; // compile `source` between frames (Compile, Ctrl+Enter)
-    bool compiled_once = false;   // the op compiles by itself the first time it is shown
-    std::optional<bool> last_ok;  // the last compile's outcome; nullopt before the first
-    std::string log;              // its NVRTC log, numbered as the editor's lines
-    std::vector<int> error_lines; // the editor's lines the log reports errors on
-    std::string target;           // "sm_90"
+    std::string file_name = "kernel.cu"; // names it in NVRTC's log: a starter's or a loaded file's name
+    std::array<char, 1024> path{};       // the panel's file field (Load / Save)
+    std::string fallback_path;           // where Save goes with an empty file field (<data dir>/kernel.cu)
+    bool compile_wanted = false;         // compile `source` once a CUDA backend runs (load_starter, a preset)
+    bool compiled_once = false;          // the op compiles by itself the first time it is shown
+    std::optional<bool> last_ok;         // the last compile's outcome; nullopt before the first
+    std::string log;                     // its NVRTC log, numbered as the editor's lines
+    std::vector<int> error_lines;        // the editor's lines the log reports errors on
+    std::string target;                  // "sm_90"
     double compile_ms = 0.0;
     bool own_window = false; // edit in a window of its own, wider than the panel
 

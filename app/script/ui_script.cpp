@@ -82,12 +82,13 @@ ScriptError UiScript::bad(const Command& c, const std::string& what) const {
     return ScriptError(fmt::format("{}:{}: {} '{}'", path_, c.line, what, c.arg));
 }
 
-void UiScript::step(UiState& s, const Hooks& hooks) {
+void UiScript::step(UiState& s, Requests& requests, const Messages& messages, const Hooks& hooks) {
+    requests_ = &requests, messages_ = &messages;
     if (wait_frames_ > 0) {
         --wait_frames_;
         return;
     }
-    while (!commands_.empty() && wait_frames_ == 0 && !input_.busy() && !s.quit) {
+    while (!commands_.empty() && wait_frames_ == 0 && !input_.busy() && !requests.pending<request::Quit>()) {
         const Command c = commands_.front();
         if (is_input_verb(c.verb)) {
             if (!run_input_verb(c)) return; // its control is not drawn or not in view yet
@@ -295,34 +296,35 @@ bool UiScript::run_launch_verb(const Command& c, UiState& s) const {
     } else if (c.verb == "size") {
         const auto d = parse_dim3(c.arg);
         if (!d) throw bad(c, "bad size");
-        s.edit_width = d->x, s.edit_height = d->y, s.apply_size = true;
+        s.edit_width = d->x, s.edit_height = d->y;
+        requests_->push(request::ResizeCanvas{d->x, d->y});
     } else {
         return false;
     }
     return true;
 }
 
-bool UiScript::run_window_verb(const Command& c, UiState& s) const {
+bool UiScript::run_window_verb(const Command& c) const {
     if (c.verb == "window") { // window WxH: resize the window, as a person drags its corner
         const auto d = parse_dim3(c.arg);
         if (!d) throw bad(c, "bad window size");
-        s.window_size_request = std::pair{d->x, d->y};
+        requests_->push(request::ResizeWindow{d->x, d->y});
     } else if (c.verb == "image" || c.verb == "image2") {
-        s.load_request[c.verb == "image2" ? 1 : 0] = c.arg;
+        requests_->push(request::LoadImage{c.verb == "image2" ? 1 : 0, c.arg});
     } else if (c.verb == "backend") {
         const auto b = parse_backend(c.arg);
         if (!b) throw bad(c, "unknown backend");
-        s.requested_backend = *b;
+        requests_->push(request::SetBackend{*b});
     } else if (c.verb == "present") {
         const auto pr = parse_present(c.arg);
         if (!pr) throw bad(c, "unknown present path");
-        s.requested_present = *pr;
+        requests_->push(request::SetPresent{*pr});
     } else if (c.verb == "vsync") {
-        s.vsync = c.arg == "on";
+        requests_->push(request::SetVsync{c.arg == "on"});
     } else if (c.verb == "tune") {
-        s.tune.start = true;
+        requests_->push(*command_request("tune"));
     } else if (c.verb == "quit") {
-        s.quit = true;
+        requests_->push(request::Quit{/*ask_first=*/false});
     } else {
         return false;
     }
@@ -387,7 +389,7 @@ bool UiScript::run_clock_verb(const Command& c, UiState& s) const {
 
 bool UiScript::run_kernel_verb(const Command& c, UiState& s) const {
     if (c.verb == "kernel") { // kernel FILE.cu: load into the editor and compile, as the panel's Load
-        s.kernel.load_request = c.arg;
+        requests_->push(request::LoadKernel{c.arg});
     } else if (c.verb == "starter") { // starter NAME: a starter of assets/kernels into the editor, compiled
         const StarterKernel* starter = find_starter(c.arg);
         if (!starter) throw bad(c, "unknown starter");
@@ -398,7 +400,7 @@ bool UiScript::run_kernel_verb(const Command& c, UiState& s) const {
         else
             s.kernel.source += c.arg + "\n";
     } else if (c.verb == "compile") {
-        s.kernel.compile_request = true;
+        requests_->push(*command_request("compile"));
     } else if (c.verb == "editor") { // editor window|panel: where the kernel editor is
         if (c.arg != "window" && c.arg != "panel") throw bad(c, "editor must be window or panel");
         s.kernel.own_window = c.arg == "window";
@@ -410,18 +412,20 @@ bool UiScript::run_kernel_verb(const Command& c, UiState& s) const {
 
 // status: what went wrong or "ok", the images' errors, the message, the launch that runs, the
 // kernel's compile, the tuner.
-void UiScript::print_status(const UiState& s, const Hooks& hooks) {
-    fmt::print("status: {}\n", s.refusal ? "refused: " + *s.refusal : s.error.empty() ? "ok" : "error: " + s.error);
+void UiScript::print_status(const UiState& s, const Messages& m, const Hooks& hooks) {
+    const std::string& refusal = m.text(Topic::Launch);
+    const std::string& error = m.text(Topic::Paint);
+    fmt::print("status: {}\n", !refusal.empty() ? "refused: " + refusal : error.empty() ? "ok" : "error: " + error);
     for (int slot = 0; slot < 2; ++slot)
-        if (!s.image_error[slot].empty()) fmt::print("image error: {} (image {})\n", s.image_error[slot], "AB"[slot]);
-    if (!s.message.empty()) fmt::print("message: {}\n", s.message);
+        if (m.has(image_topic(slot))) fmt::print("image error: {} (image {})\n", m.text(image_topic(slot)), "AB"[slot]);
+    if (m.has(Topic::Status)) fmt::print("message: {}\n", m.text(Topic::Status));
     // Resolved afresh, the frame loop's way: a verb earlier in this frame may have changed the job.
     const ResolvedLaunch r = resolve_launch(s.job, universal_limits());
     fmt::print("launch: block {} grid {} mapping {} ({})\n", to_string(r.launch.block), to_string(r.grid),
                mapping_name(r.launch.mapping), r.own ? "the op's own" : "the panel's");
     const KernelEditorState& k = s.kernel;
     if (k.last_ok) fmt::print("compile: {}\n{}\n", *k.last_ok ? "ok " + k.target : "failed", k.log);
-    if (!k.file_message.empty()) fmt::print("kernel file: {}\n", k.file_message);
+    if (m.has(Topic::KernelFile)) fmt::print("kernel file: {}\n", m.text(Topic::KernelFile));
     if (hooks.tuner_status) fmt::print("{}", hooks.tuner_status());
 }
 
@@ -430,7 +434,7 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
         if (error) throw ScriptError(fmt::format("{}:{}: {}", path_, c.line, *error));
         fmt::print("script: {} {}\n", c.verb, c.arg);
     };
-    if (run_param_verb(c, s) || run_launch_verb(c, s) || run_window_verb(c, s) || run_teach_verb(c, s) ||
+    if (run_param_verb(c, s) || run_launch_verb(c, s) || run_window_verb(c) || run_teach_verb(c, s) ||
         run_kernel_verb(c, s) || run_clock_verb(c, s))
         return;
     if (c.verb == "save")
@@ -438,7 +442,7 @@ void UiScript::run_state_verb(const Command& c, UiState& s, const Hooks& hooks) 
     else if (c.verb == "screenshot")
         report(hooks.save_window(c.arg));
     else if (c.verb == "status")
-        print_status(s, hooks);
+        print_status(s, *messages_, hooks);
     else
         fail(c, "unknown command");
 }

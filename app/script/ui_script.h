@@ -28,6 +28,9 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+
+#include "app/core/messages.h"
+#include "app/core/requests.h"
 #include <string_view>
 
 #include "app/script/script_input.h"
@@ -54,8 +57,9 @@ public:
         std::function<std::string()> tuner_status; // the block tuner's lines for status (tune_panel.h)
     };
     // Runs commands until one waits for frames. Call once per frame, before painting for state
-    // changes; pictures are saved from the previous frame's canvas and window.
-    void step(UiState& state, const Hooks& hooks);
+    // changes; pictures are saved from the previous frame's canvas and window. What needs more than
+    // a state edit is pushed to `requests`, as the panel and the keys do; `status` reads `messages`.
+    void step(UiState& state, Requests& requests, const Messages& messages, const Hooks& hooks);
     bool done() const { return commands_.empty() && wait_frames_ == 0 && !input_.busy(); }
     // Delivers this frame's scripted input; call between the platform backend's NewFrame and ImGui's.
     void feed_input(GLFWwindow* window) { input_.feed(window); }
@@ -76,11 +80,11 @@ private:
     // The state verbs by group; each returns false for a verb not its own.
     bool run_param_verb(const Command& c, UiState& s) const;
     bool run_launch_verb(const Command& c, UiState& s) const;
-    bool run_window_verb(const Command& c, UiState& s) const;
+    bool run_window_verb(const Command& c) const;
     bool run_teach_verb(const Command& c, UiState& s);
     bool run_kernel_verb(const Command& c, UiState& s) const;
     bool run_clock_verb(const Command& c, UiState& s) const;
-    static void print_status(const UiState& s, const Hooks& hooks);
+    static void print_status(const UiState& s, const Messages& messages, const Hooks& hooks);
     bool run_input_verb(const Command& c); // false: not yet (retried next frame)
     bool check_text(const Command& c);
     bool print_widget(const Command& c);
@@ -92,6 +96,8 @@ private:
     double number(const Command& c, double lo, double hi, bool whole = false) const;
     ScriptError bad(const Command& c, const std::string& what) const; // "FILE:LINE: what 'ARG'"
 
+    Requests* requests_ = nullptr;       // step()'s, while it runs
+    const Messages* messages_ = nullptr; // likewise
     std::deque<Command> commands_;
     std::string path_;
     int wait_frames_ = 0;

@@ -136,16 +136,16 @@ void operation_section(UiState& s, const PanelContext& ctx) {
 }
 
 // One input image: its path field (Enter loads), Load / Clear, what it holds, and its own error.
-void image_slot(UiState& s, int slot) {
+void image_slot(UiState& s, const PanelContext& ctx, int slot) {
     const char name = slot == 0 ? 'A' : 'B';
     const std::string field = fmt::format("Image {}", name), load = fmt::format("Load {}", name),
                       clear = fmt::format("Clear {}", name);
     if (ui::InputText(field.c_str(), s.image_path[slot].data(), s.image_path[slot].size(),
                       ImGuiInputTextFlags_EnterReturnsTrue))
-        s.load_request[slot] = std::string(s.image_path[slot].data());
-    if (ui::Button(load.c_str())) s.load_request[slot] = std::string(s.image_path[slot].data());
+        ctx.requests.push(request::LoadImage{slot, s.image_path[slot].data()});
+    if (ui::Button(load.c_str())) ctx.requests.push(request::LoadImage{slot, s.image_path[slot].data()});
     same_line_if_fits(button_width(clear));
-    if (ui::Button(clear.c_str())) s.clear_request[slot] = true;
+    if (ui::Button(clear.c_str())) ctx.requests.push(request::ClearImage{slot});
     std::string holds = slot == 0 ? "(gradient)" : "(checkerboard)";
     if (s.sources.loaded(slot)) {
         const Image& im = s.sources.original(slot);
@@ -155,21 +155,21 @@ void image_slot(UiState& s, int slot) {
     }
     same_line_if_fits(ImGui::CalcTextSize(holds.c_str()).x);
     ui::TextDisabled("%s", holds.c_str());
-    if (!s.image_error[slot].empty()) {
-        wrapped_text(kErrorColour, s.image_error[slot]);
+    if (const std::string& error = ctx.messages.text(image_topic(slot)); !error.empty()) {
+        wrapped_text(kErrorColour, error);
         wrapped_disabled(s.sources.loaded(slot) ? "The previous image stays." : "The default input stays.");
     }
 }
 
-void images_section(UiState& s) {
-    for (int slot = 0; slot < 2; ++slot) image_slot(s, slot);
+void images_section(UiState& s, const PanelContext& ctx) {
+    for (int slot = 0; slot < 2; ++slot) image_slot(s, ctx, slot);
     ui::TextDisabled("Enter in a path field loads it.");
     help_marker(fmt::format("{}. Drop one file on the window to load A, two to load A and B. Images are fitted to the "
                             "canvas (nearest neighbour) on load and on canvas resize.",
                             kImageFormats)
                     .c_str());
-    if (s.sources.loaded(0) && ui::Button("Canvas size = image A")) s.fit_canvas_to_image = true;
-    if (ui::Button("Save canvas PNG (F12)")) s.save_request = true;
+    if (s.sources.loaded(0) && ui::Button("Canvas size = image A")) ctx.requests.push(request::FitCanvasToImage{});
+    if (ui::Button("Save canvas PNG (F12)")) ctx.requests.push(request::SaveCanvas{});
 }
 
 // One 256-bin histogram as bars of height sqrt(count) (one huge bin, a flat background, would
@@ -217,17 +217,18 @@ void histogram_section(const PanelContext& ctx) {
                      fmt::format("global and shared versions differ in {} bins", out.histogram_mismatches));
 }
 
-void canvas_section(UiState& s) {
+void canvas_section(UiState& s, const PanelContext& ctx) {
+    const auto resize = [&] { ctx.requests.push(request::ResizeCanvas{s.edit_width, s.edit_height}); };
     ui::Text("Canvas %d x %d", s.job.params.width, s.job.params.height);
     // Applied on Enter or when the field loses focus: "1920" must not resize through 1, 19, 192.
-    if (ui::InputIntOnCommit("Width", &s.edit_width)) s.apply_size = true;
-    if (ui::InputIntOnCommit("Height", &s.edit_height)) s.apply_size = true;
+    if (ui::InputIntOnCommit("Width", &s.edit_width)) resize();
+    if (ui::InputIntOnCommit("Height", &s.edit_height)) resize();
     bool first = true;
     for (auto [w, h] : {std::pair{800, 800}, {1920, 1080}, {3840, 2160}}) {
         const std::string label = fmt::format("{}x{}", w, h);
         if (!first) same_line_if_fits(button_width(label));
         first = false;
-        if (ui::Button(label.c_str())) s.edit_width = w, s.edit_height = h, s.apply_size = true;
+        if (ui::Button(label.c_str())) s.edit_width = w, s.edit_height = h, resize();
     }
     wrapped_disabled("Enter, or leaving a field, applies the size.");
 }
@@ -453,7 +454,7 @@ void timing_section(UiState& s, const PanelContext& ctx) {
         wrapped_disabled("swap: glfwSwapBuffers (waits for vsync when it is on).");
         ImGui::TreePop();
     }
-    ui::Checkbox("VSync", &s.vsync);
+    if (bool vsync = s.vsync; ui::Checkbox("VSync", &vsync)) ctx.requests.push(request::SetVsync{vsync});
     help_marker("Turn vsync off while measuring: with it on, frames wait for the display.");
 }
 
@@ -484,11 +485,12 @@ void route_line(const FramePainter& p) {
 void backend_section(UiState& s, const PanelContext& ctx) {
     const FramePainter& p = ctx.painter;
     wrapped("Device: " + p.device().name);
-    if (ui::BeginCombo("Backend", std::string(backend_name(s.requested_backend)).c_str())) {
+    if (ui::BeginCombo("Backend", std::string(backend_name(s.backend)).c_str())) {
         for (Backend b : kAllBackends) {
             const bool unavailable = !p.unavailable_reason(b).empty();
             if (unavailable) ImGui::BeginDisabled();
-            if (ui::Selectable(std::string(backend_name(b)).c_str(), b == s.requested_backend)) s.requested_backend = b;
+            if (ui::Selectable(std::string(backend_name(b)).c_str(), b == s.backend))
+                ctx.requests.push(request::SetBackend{b});
             if (unavailable) ImGui::EndDisabled();
         }
         ImGui::EndCombo();
@@ -505,7 +507,8 @@ void backend_section(UiState& s, const PanelContext& ctx) {
                     "direct: the op's own kernel writes the GL texture through a surface object, no copy; a frame "
                     "that needs its pixels in memory (a teaching view, the inspector, step mode, custom ops, your "
                     "kernel) takes the surface copy. Compare their times below.");
-        s.requested_present = static_cast<Present>(present);
+        if (present != static_cast<int>(p.present()))
+            ctx.requests.push(request::SetPresent{static_cast<Present>(present)});
         if (p.present() == Present::Direct) route_line(p);
     }
     backend_availability(p);
@@ -526,34 +529,59 @@ void window_section(UiState& s) {
     help_marker("Drag the panel's inner edge to resize it. Hide panel (status bar) gives the canvas the whole window.");
 }
 
-// The sections in groups: operation and images, launch and indexing, timing, device, the window.
-void panel_sections(UiState& s, const PanelContext& ctx) {
-    const OpInfo& op = op_registry()[s.job.op];
-    backend_section(s, ctx);
-    if (ui::CollapsingHeader("Operation and parameters", ImGuiTreeNodeFlags_DefaultOpen)) operation_section(s, ctx);
-    if (op.user_code && ui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen)) kernel_section(s, ctx);
-    if (ui::CollapsingHeader("Images", ImGuiTreeNodeFlags_DefaultOpen)) images_section(s);
-    if (op.makes_histogram && ui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) histogram_section(ctx);
-    if (ui::CollapsingHeader("Launch", ImGuiTreeNodeFlags_DefaultOpen)) launch_section(s, ctx);
-    if (s.refusal) {
-        wrapped_text(kErrorColour, "Launch refused: " + *s.refusal);
+// The panel's sections, top to bottom: a header each (or none: drawn as they are), open at first
+// or not, shown for every op or only where `shown` says.
+struct Section {
+    const char* title; // nullptr: no header
+    bool open_at_first;
+    bool (*shown)(const UiState&);
+    void (*draw)(UiState&, const PanelContext&);
+};
+
+bool always(const UiState&) { return true; }
+bool user_code(const UiState& s) { return op_registry()[s.job.op].user_code; }
+bool makes_histogram(const UiState& s) { return op_registry()[s.job.op].makes_histogram; }
+
+// Why the last paint was refused, or failed, under the launch that caused it.
+void paint_problems(UiState&, const PanelContext& ctx) {
+    if (const std::string& refusal = ctx.messages.text(Topic::Launch); !refusal.empty()) {
+        wrapped_text(kErrorColour, "Launch refused: " + refusal);
         wrapped_disabled("The previous picture stays until the launch is legal.");
     }
-    if (!s.error.empty()) wrapped_text(kErrorColour, "Error: " + s.error);
-    teaching_sections(s, ctx); // "Indexing" and "Device" (teach_panel.cpp)
-    if (ui::CollapsingHeader("Time")) time_section(s);
-    if (ui::CollapsingHeader("Record")) record_section(s);
-    if (ui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) timing_section(s, ctx);
-    if (ui::CollapsingHeader("Tune the block")) tune_section(s, ctx);
-    if (ui::CollapsingHeader("Canvas")) canvas_section(s);
-    if (ui::CollapsingHeader("Preset and command line")) preset_section(s);
-    if (ui::CollapsingHeader("Window and view")) window_section(s);
+    if (const std::string& error = ctx.messages.text(Topic::Paint); !error.empty())
+        wrapped_text(kErrorColour, "Error: " + error);
+}
+
+constexpr Section kSections[] = {
+    {nullptr, false, always, backend_section},
+    {"Operation and parameters", true, always, operation_section},
+    {"Your kernel", true, user_code, kernel_section},
+    {"Images", true, always, images_section},
+    {"Histogram", true, makes_histogram, [](UiState&, const PanelContext& ctx) { histogram_section(ctx); }},
+    {"Launch", true, always, launch_section},
+    {nullptr, false, always, paint_problems},
+    {nullptr, false, always, teaching_sections}, // "Indexing" and "Device", headers of their own (teach_panel.cpp)
+    {"Time", false, always, [](UiState& s, const PanelContext&) { time_section(s); }},
+    {"Record", false, always, [](UiState& s, const PanelContext&) { record_section(s); }},
+    {"Timing", true, always, timing_section},
+    {"Tune the block", false, always, tune_section},
+    {"Canvas", false, always, canvas_section},
+    {"Preset and command line", false, always, preset_section},
+    {"Window and view", false, always, [](UiState& s, const PanelContext&) { window_section(s); }},
+};
+
+void panel_sections(UiState& s, const PanelContext& ctx) {
+    for (const Section& section : kSections) {
+        if (!section.shown(s)) continue;
+        const ImGuiTreeNodeFlags flags = section.open_at_first ? ImGuiTreeNodeFlags_DefaultOpen : 0;
+        if (!section.title || ui::CollapsingHeader(section.title, flags)) section.draw(s, ctx);
+    }
 }
 
 } // namespace
 
 RectD draw_panel(UiState& s, const PanelContext& ctx) {
-    draw_status_bar(s); // first: the panel and the canvas end where it begins
+    draw_status_bar(s, ctx.messages); // first: the panel and the canvas end where it begins
     if (place_panel(s)) {
         const ImGuiWindowFlags flags =
             ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -569,8 +597,8 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
         ImGui::End();
         draw_panel_edge(s);
     }
-    unsaved_kernel_dialog(s);
-    kernel_fault_dialog(s);
+    unsaved_kernel_dialog(s, ctx);
+    kernel_fault_dialog(s, ctx);
     return canvas_area(s);
 }
 

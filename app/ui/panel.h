@@ -2,6 +2,8 @@
 // The Dear ImGui control panel: reads and edits UiState, shows the painter's timings.
 #include "app/core/block_sweep.h"
 #include "app/core/canvas_view.h"
+#include "app/core/messages.h"
+#include "app/core/requests.h"
 #include "app/ui/ui_state.h"
 #include "render/frame_painter.h"
 
@@ -16,6 +18,8 @@ struct PanelContext {
     const FramePainter& painter;
     double frame_ms; // wall time of the last whole frame
     const FrameBreakdown& breakdown;
+    Requests& requests;                // what the panel asks for, carried out between frames (window/requests.cpp)
+    Messages& messages;                // what kcanvas says: the status bar and the panel's error lines
     const BlockSweep* sweep = nullptr; // the block tuner's running or last sweep
 };
 

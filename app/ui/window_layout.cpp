@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
+#include <string_view>
 
+#include "app/ui/panel_text.h"
 #include "app/ui/widgets.h"
 #include "gpu/registry.h"
 
@@ -59,24 +62,30 @@ void zoom_buttons(UiState& s) {
 }
 
 // Every message that is current, most serious first, each wrapped to the bar's width.
-void messages(const UiState& s) {
+void messages(const UiState& s, const Messages& messages) {
+    static const std::map<Topic, std::string_view> kPrefix = {{Topic::Paint, "Error: "},
+                                                              {Topic::Launch, "Launch refused: "},
+                                                              {Topic::ImageA, "Image A: "},
+                                                              {Topic::ImageB, "Image B: "}};
+    // The panel's own sections show these beside their controls; the bar shows the rest.
+    const auto in_bar = [](Topic t) {
+        return t != Topic::KernelFile && t != Topic::Autosave && t != Topic::Preset && t != Topic::Fault;
+    };
     const bool fractal = uses_param(op_registry()[s.job.op], "zoom");
-    const ImVec4 bad(1.0f, 0.4f, 0.4f, 1.0f);
     ImGui::BeginGroup(); // continuation lines start under the first, right of the buttons
     ImGui::PushTextWrapPos(0.0f);
     bool any = false;
-    auto line = [&](const ImVec4* colour, const std::string& text) {
-        if (text.empty()) return;
-        if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
+    for (const Message& m : messages.most_serious_first()) {
+        if (!in_bar(m.topic)) continue;
+        const auto prefix = kPrefix.find(m.topic);
+        const std::string text = (prefix == kPrefix.end() ? "" : std::string(prefix->second)) + m.text;
+        const bool coloured = m.severity != Severity::Info;
+        if (coloured)
+            ImGui::PushStyleColor(ImGuiCol_Text, m.severity == Severity::Warning ? kWarnColour : kErrorColour);
         ui::TextUnformatted(text.c_str());
-        if (colour) ImGui::PopStyleColor();
+        if (coloured) ImGui::PopStyleColor();
         any = true;
-    };
-    if (!s.error.empty()) line(&bad, "Error: " + s.error);
-    if (s.refusal) line(&bad, "Launch refused: " + *s.refusal);
-    for (int slot = 0; slot < 2; ++slot)
-        if (!s.image_error[slot].empty()) line(&bad, fmt::format("Image {}: {}", "AB"[slot], s.image_error[slot]));
-    line(nullptr, s.message);
+    }
     if (!any)
         ui::TextDisabled(
             "%s", fractal ? "Wheel, drag: move the fractal; Ctrl+wheel: zoom the view; middle or right drag: pan it"
@@ -121,7 +130,7 @@ void draw_panel_edge(UiState& s) {
     ImGui::PopStyleVar(2);
 }
 
-void draw_status_bar(UiState& s) {
+void draw_status_bar(UiState& s, const Messages& all) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(0.0f, display.y), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(display.x, 0.0f), ImVec2(display.x, display.y * 0.5f));
@@ -134,7 +143,7 @@ void draw_status_bar(UiState& s) {
     if (ui::Button(s.settings.panel_hidden ? "Show panel" : "Hide panel"))
         s.settings.panel_hidden = !s.settings.panel_hidden;
     ImGui::SameLine();
-    messages(s);
+    messages(s, all);
     s.status_bar_height = ImGui::GetWindowHeight();
     ImGui::End();
 }

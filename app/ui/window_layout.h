@@ -3,6 +3,7 @@
 // above the status bar, resizable by dragging its inner edge ("Panel edge" to scripts); the status bar runs along the
 // bottom, always visible; the canvas takes the rest. Collapsing the panel widens the canvas.
 #include "app/core/canvas_view.h"
+#include "app/core/messages.h"
 #include "app/ui/ui_state.h"
 
 namespace kc {
@@ -15,7 +16,7 @@ void draw_panel_edge(UiState& state);
 
 // The status bar: zoom controls (Fit, 1:1, -, +), show/hide the panel, and the latest error,
 // refusal, image error and message (a saved file's full path).
-void draw_status_bar(UiState& state);
+void draw_status_bar(UiState& state, const Messages& messages);
 
 // Where the canvas goes this frame, in ImGui's coordinates (points).
 RectD canvas_area(const UiState& state);

@@ -10,25 +10,37 @@ namespace kc {
 
 namespace {
 
+// The key bindings: a key and its modifiers to a command of the request table (app/core/requests.h).
 struct ShortcutKey {
     int key, mods;
     Shortcut shortcut;
+    std::string_view command;
     bool types_text; // the key types into a focused text field, which then owns it
 };
 // F12 and Ctrl+Q type nothing, so they work while a text field has the keyboard.
 constexpr ShortcutKey kShortcuts[] = {
-    {GLFW_KEY_F12, 0, Shortcut::SaveCanvas, false},
-    {GLFW_KEY_Q, GLFW_MOD_CONTROL, Shortcut::Quit, false},
+    {GLFW_KEY_F12, 0, Shortcut::SaveCanvas, "save-canvas", false},
+    {GLFW_KEY_Q, GLFW_MOD_CONTROL, Shortcut::Quit, "quit", false},
 };
+
+const ShortcutKey* binding_for(const KeyPress& press, bool typing) {
+    const int held =
+        press.mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT | GLFW_MOD_ALT | GLFW_MOD_SUPER); // not Caps/Num Lock
+    for (const ShortcutKey& s : kShortcuts)
+        if (press.key == s.key && held == s.mods && !(typing && s.types_text)) return &s;
+    return nullptr;
+}
 
 } // namespace
 
 std::optional<Shortcut> shortcut_for(const KeyPress& press, bool typing) {
-    const int held =
-        press.mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT | GLFW_MOD_ALT | GLFW_MOD_SUPER); // not Caps/Num Lock
-    for (const ShortcutKey& s : kShortcuts)
-        if (press.key == s.key && held == s.mods && !(typing && s.types_text)) return s.shortcut;
-    return std::nullopt;
+    const ShortcutKey* s = binding_for(press, typing);
+    return s ? std::optional<Shortcut>(s->shortcut) : std::nullopt;
+}
+
+std::optional<std::string_view> command_for(const KeyPress& press, bool typing) {
+    const ShortcutKey* s = binding_for(press, typing);
+    return s ? std::optional<std::string_view>(s->command) : std::nullopt;
 }
 
 KeyEvents::KeyEvents(GLFWwindow* window) : window_(window) {

@@ -4,6 +4,7 @@
 // the CPU backend's 2 fps). Construct it before ImGui's GLFW backend installs its callbacks: the
 // backend keeps ours and calls it before its own (imgui_impl_glfw.cpp, PrevUserCallbackKey).
 #include <optional>
+#include <string_view>
 #include <vector>
 
 struct GLFWwindow;
@@ -21,6 +22,8 @@ enum class Shortcut { SaveCanvas, Quit };
 // The shortcut a press means, or nullopt. `typing`: a text field has the keyboard (ImGui's
 // io.WantTextInput): keys that type are the field's then; F12 and Ctrl+Q type nothing and still work.
 std::optional<Shortcut> shortcut_for(const KeyPress& press, bool typing);
+// The same press as the name of the command it is bound to ("save-canvas", "quit": app/core/requests.h).
+std::optional<std::string_view> command_for(const KeyPress& press, bool typing);
 
 class KeyEvents {
 public:

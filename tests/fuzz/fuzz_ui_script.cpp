@@ -22,15 +22,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string text(reinterpret_cast<const char*>(data), size);
     kc::UiScript script = kc::UiScript::from_text("fuzz.txt", text);
     kc::UiState state;
+    kc::Requests requests; // what the script asks of the window: dropped each step, but for quit
+    kc::Messages messages;
     kc::UiScript::Hooks hooks;
     // No window: saving pictures is "done", so the verbs around them still run.
     hooks.save_canvas = [](const std::string&) { return std::optional<std::string>(); };
     hooks.save_window = [](const std::string&) { return std::optional<std::string>(); };
     hooks.tuner_status = [] { return std::string("tuner: idle\n"); };
     // Each step runs commands until one waits; a script error ends the run, as it ends the app.
-    for (std::size_t steps = 0; steps <= size && !script.done() && !state.quit; ++steps) {
+    for (std::size_t steps = 0; steps <= size && !script.done(); ++steps) {
         try {
-            script.step(state, hooks);
+            script.step(state, requests, messages, hooks);
+            if (requests.pending<kc::request::Quit>()) return 0;
+            requests.take();
         } catch (const kc::ScriptError&) {
             return 0;
         }

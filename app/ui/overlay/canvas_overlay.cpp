@@ -8,7 +8,9 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <string>
+#include <string_view>
 
+#include "app/ui/overlay/canvas_overlay.h"
 #include "app/ui/panels/teach_panel.h"
 #include "app/ui/widgets.h"
 #include "gpu/registry.h"
@@ -130,10 +132,11 @@ void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const Pi
 
 // A refused launch says so on the canvas too, not only in the panel: what the canvas shows is the
 // last picture painted, or nothing yet (e.g. your kernel on the CPU backend).
-void draw_refusal_banner(const UiState& s) {
-    const RectD area = s.view.viewport();
-    if (!s.refusal || area.empty()) return;
-    const std::string text = "Launch refused: " + *s.refusal + "\nThe canvas shows the last picture painted, if any.";
+void draw_refusal_banner(const CanvasView& view, std::string_view refusal) {
+    const RectD area = view.viewport();
+    if (refusal.empty() || area.empty()) return;
+    const std::string text =
+        "Launch refused: " + std::string(refusal) + "\nThe canvas shows the last picture painted, if any.";
     ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize(), pad = 8.0f;
     const float wrap = std::max(100.0f, float(area.w) - 4 * pad);
@@ -159,83 +162,77 @@ void draw_pixel_grid(ImDrawList* d, const CanvasView& v) {
         d->AddLine(t.line_at(float(first.x), float(y)), t.line_at(float(last.x), float(y)), colour);
 }
 
-// The inspected pixel: the pinned one (scripts), else the one under the mouse if no window is.
-std::optional<CanvasPixel> inspected_pixel(const UiState& s) {
-    if (s.teach.pinned_pixel) return CanvasPixel{s.teach.pinned_pixel->first, s.teach.pinned_pixel->second};
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureMouse) return std::nullopt;
-    return s.view.pixel_at({io.MousePos.x, io.MousePos.y});
-}
-
 // Outlines the pixel and its block, and names the thread in a tooltip.
-void inspect(UiState& s, FramePainter& painter, const Canvas& canvas, const Dim3& grid, CanvasPixel p) {
-    const CanvasTransform t(s.view);
+void inspect(const OverlayInput& in, const Dim3& grid, const InspectedPixel& p) {
+    const CanvasTransform t(in.view);
     ImDrawList* d = ImGui::GetBackgroundDrawList();
-    const LaunchConfig& l = s.resolved.launch; // what runs: a custom op's own launch, else the panel's
-    const bool own_kernels = s.resolved.own;
-    const int w = canvas.width(), h = canvas.height(), x = p.x, y = p.y;
+    const LaunchConfig& l = in.resolved.launch; // what runs: a custom op's own launch, else the panel's
+    const int w = in.canvas_width, h = in.canvas_height, x = p.at.x, y = p.at.y;
     const PixelWriter wr = thread_of_pixel(l, grid, w, h, x, y);
     if (wr.covered)
         for (const Outline& o : block_outlines(l, grid, w, h, wr.block_idx))
             draw_outline(d, t, o, IM_COL32(255, 230, 0, 255), 2.5f);
     d->AddRect(t.to_screen(float(x), float(y)), t.to_screen(float(x + 1), float(y + 1)), IM_COL32(255, 255, 255, 255));
-    std::optional<unsigned> sm;
-    try {
-        if (!own_kernels) sm = painter.sm_of_pixel(x, y);
-    } catch (const CudaContextLost&) {
-        throw; // not a message for the panel: the frame loop saves the user's kernel and stops
-    } catch (const std::exception& e) {
-        s.error = e.what();
-    }
-    if (s.teach.pinned_pixel) {
+    if (in.teach.pinned_pixel) {
         // Beside the pixel, on whichever side has room (ImGui places mouse tooltips itself).
         const ImVec2 at = t.to_screen(float(x) + 12 / t.sx, float(y) + 12 / t.sy);
         const bool right_half = at.x > ImGui::GetIO().DisplaySize.x * 0.5f;
         ImGui::SetNextWindowPos(right_half ? t.to_screen(float(x) - 12 / t.sx, float(y) + 12 / t.sy) : at,
                                 ImGuiCond_Always, ImVec2(right_half ? 1.0f : 0.0f, 0.0f));
     }
-    inspector_tooltip(s.job, l, wr, x, y, canvas.read_texel(x, y), sm, painter.backend() == Backend::Cpu, own_kernels);
+    inspector_tooltip(in.job, l, wr, x, y, p.value, p.sm, in.cpu_backend, in.resolved.own);
 }
 
 // Tints over repeated writes and every block's boundary, for a legal launch.
-void draw_launch_overlays(const UiState& s, const Dim3& grid, int w, int h) {
-    const CanvasTransform t(s.view);
+void draw_launch_overlays(const OverlayInput& in, const Dim3& grid) {
+    const CanvasTransform t(in.view);
     ImDrawList* d = ImGui::GetBackgroundDrawList();
-    const LaunchConfig& l = s.resolved.launch;
-    if (s.teach.flag_repeats && s.resolved.coverage.multi_written_pixels > 0)
+    const LaunchConfig& l = in.resolved.launch;
+    const int w = in.canvas_width, h = in.canvas_height;
+    if (in.teach.flag_repeats && in.resolved.coverage.multi_written_pixels > 0)
         for (const PixelRect& r : covered_rects(l, grid, w, h))
             d->AddRectFilled(t.to_screen(float(r.x), float(r.y)), t.to_screen(float(r.x + r.w), float(r.y + r.h)),
                              IM_COL32(255, 40, 40, 70));
-    if (s.teach.block_outlines) draw_block_boundaries(d, t, l, grid, w, h);
-}
-
-void draw_teaching_overlays(UiState& s, FramePainter& painter, const Canvas& canvas) {
-    const int w = canvas.width(), h = canvas.height();
-    // The user's kernel maps threads to pixels in its own code: the overlays would follow the wrong mapping.
-    if (w != s.job.params.width || h != s.job.params.height || op_registry()[s.job.op].user_code) {
-        painter.record_writers(false);
-        return;
-    }
-    // The launch this frame painted (a custom op's own, else the panel's), as the picture shows it.
-    const Dim3& grid = s.resolved.grid;
-    const bool legal = !s.refusal && !s.resolved.launch_refusal;
-    if (legal) draw_launch_overlays(s, grid, w, h);
-    const std::optional<CanvasPixel> pixel = inspected_pixel(s);
-    const bool inspecting = s.teach.inspector && legal && pixel.has_value();
-    painter.record_writers(inspecting && !op_registry()[s.job.op].custom); // custom ops' kernels record none
-    if (inspecting) inspect(s, painter, canvas, grid, *pixel);
+    if (in.teach.block_outlines) draw_block_boundaries(d, t, l, grid, w, h);
 }
 
 } // namespace
 
-void draw_canvas_overlay(UiState& s, FramePainter& painter, const Canvas& canvas) {
-    const RectD area = s.view.viewport();
+bool overlays_apply(const PaintJob& job, int canvas_width, int canvas_height) {
+    return canvas_width == job.params.width && canvas_height == job.params.height && !op_registry()[job.op].user_code;
+}
+
+std::optional<CanvasPixel> pixel_to_inspect(const PaintJob& job, const ResolvedLaunch& resolved,
+                                            const TeachState& teach, const CanvasView& view, int canvas_width,
+                                            int canvas_height) {
+    if (!teach.inspector || resolved.launch_refusal || !overlays_apply(job, canvas_width, canvas_height))
+        return std::nullopt;
+    if (teach.pinned_pixel) return CanvasPixel{teach.pinned_pixel->first, teach.pinned_pixel->second};
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureMouse) return std::nullopt;
+    return view.pixel_at({io.MousePos.x, io.MousePos.y});
+}
+
+InspectedPixel probe_pixel(FramePainter& painter, const Canvas& canvas, const ResolvedLaunch& resolved,
+                           CanvasPixel at) {
+    InspectedPixel p{at, canvas.read_texel(at.x, at.y), std::nullopt};
+    if (!resolved.own) p.sm = painter.sm_of_pixel(at.x, at.y); // custom ops' kernels record no writers
+    return p;
+}
+
+void draw_canvas_overlay(const OverlayInput& in) {
+    const RectD area = in.view.viewport();
     ImDrawList* d = ImGui::GetBackgroundDrawList();
     // Nothing drawn over the canvas reaches past its area (under the panel or the status bar).
     d->PushClipRect(ImVec2(float(area.x), float(area.y)), ImVec2(float(area.x + area.w), float(area.y + area.h)), true);
-    draw_pixel_grid(d, s.view);
-    draw_teaching_overlays(s, painter, canvas);
-    draw_refusal_banner(s);
+    draw_pixel_grid(d, in.view);
+    // The launch this frame painted, as the picture shows it; none over a picture it did not paint.
+    const bool legal = in.refusal.empty() && !in.resolved.launch_refusal;
+    if (legal && overlays_apply(in.job, in.canvas_width, in.canvas_height)) {
+        draw_launch_overlays(in, in.resolved.grid);
+        if (in.inspected) inspect(in, in.resolved.grid, *in.inspected);
+    }
+    draw_refusal_banner(in.view, in.refusal);
     d->PopClipRect();
 }
 

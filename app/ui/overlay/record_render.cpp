@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cfloat>
 
+#include "app/ui/overlay/canvas_overlay.h"
 #include "app/ui/panels/teach_panel.h"
 #include "app/ui/ui_scale.h"
-#include "app/ui/ui_state.h"
 #include "app/ui/widgets.h"
 #include "gpu/registry.h"
 #include "render/gl_objects.h"
@@ -74,7 +74,7 @@ struct RecordRenderer::Overlay {
     ImGuiContext* context = nullptr;
     GlTexture colour;
     GlFramebuffer framebuffer;
-    UiState state; // what draw_canvas_overlay reads: the job, the view, the teaching switches
+    CanvasView view; // the whole frame is the canvas, at 1:1
 
     Overlay(int w, int h) : width(w), height(h) {
         ImGuiContext* previous = ImGui::GetCurrentContext();
@@ -100,8 +100,8 @@ struct RecordRenderer::Overlay {
         glBindFramebuffer(GL_FRAMEBUFFER, framebuffer.id());
         glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, colour.id(), 0);
         glBindFramebuffer(GL_FRAMEBUFFER, GLuint(bound));
-        state.view.set_viewport({0, 0, double(w), double(h)}, 1.0);
-        state.view.set_canvas_size(w, h);
+        view.set_viewport({0, 0, double(w), double(h)}, 1.0);
+        view.set_canvas_size(w, h);
     }
     ~Overlay() {
         {
@@ -117,12 +117,14 @@ struct RecordRenderer::Overlay {
 
     // One ImGui frame of the overlays; auto-sized boxes take their size from the frame before,
     // so each recorded frame is laid out once unseen, then drawn.
-    std::vector<Pixel> draw(const RecordFrame& f, const RecordOverlays& o, FramePainter& painter,
-                            const Canvas& canvas) {
+    std::vector<Pixel> draw(const RecordFrame& f, const RecordOverlays& o,
+                            const std::optional<InspectedPixel>& inspected, bool cpu_backend) {
         ContextSwitch use(context);
-        state.job = f.job;
-        state.teach.block_outlines = o.outlines, state.teach.flag_repeats = o.tint;
-        state.teach.inspector = o.inspect.has_value(), state.teach.pinned_pixel = o.inspect;
+        TeachState teach;
+        teach.block_outlines = o.outlines, teach.flag_repeats = o.tint;
+        teach.inspector = o.inspect.has_value(), teach.pinned_pixel = o.inspect;
+        const ResolvedLaunch resolved = resolve_launch(f.job, universal_limits());
+        const OverlayInput input{f.job, resolved, teach, view, width, height, {}, inspected, cpu_backend};
         const OpInfo& op = op_registry()[f.job.op];
         for (int pass = 0; pass < 2; ++pass) {
             ImGuiIO& io = ImGui::GetIO();
@@ -131,7 +133,7 @@ struct RecordRenderer::Overlay {
             io.DeltaTime = 1.0f / 30;
             ImGui_ImplOpenGL3_NewFrame();
             ImGui::NewFrame();
-            draw_canvas_overlay(state, painter, canvas);
+            draw_canvas_overlay(input);
             if (o.legend && f.job.view != View::Pixels && !op.custom && !op.user_code) legend_box(f.job, float(width));
             if (o.caption) caption_box(f, float(width), float(height));
             if (pass == 0) ImGui::EndFrame();
@@ -159,12 +161,20 @@ RecordRenderer::~RecordRenderer() = default;
 
 std::optional<std::string> RecordRenderer::render(const RecordFrame& f, const RecordOverlays& overlays,
                                                   const SourceImages* sources, std::vector<Pixel>& out) {
+    // The inspected pixel's writer is recorded by this very paint (the window's paint step does the same).
+    const ResolvedLaunch resolved = resolve_launch(f.job, universal_limits());
+    const bool inspect =
+        overlays.inspect && !resolved.launch_refusal && overlays_apply(f.job, canvas_.width(), canvas_.height());
+    painter_.record_writers(inspect && !resolved.own);
     if (auto refused = painter_.paint(f.job, canvas_, sources)) return "launch refused: " + *refused;
     painter_.collect_timings();
     out = canvas_.read_texture();
     if (!overlays.any()) return std::nullopt;
+    std::optional<InspectedPixel> inspected;
+    if (inspect)
+        inspected = probe_pixel(painter_, canvas_, resolved, {overlays.inspect->first, overlays.inspect->second});
     if (!overlay_) overlay_ = std::make_unique<Overlay>(canvas_.width(), canvas_.height());
-    composite_over(out, overlay_->draw(f, overlays, painter_, canvas_));
+    composite_over(out, overlay_->draw(f, overlays, inspected, painter_.backend() == Backend::Cpu));
     return std::nullopt;
 }
 

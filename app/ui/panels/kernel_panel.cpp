@@ -38,23 +38,22 @@ void wrapped(const ImVec4& colour, const std::string& text) {
     ImGui::PopStyleColor();
 }
 
-void starters_and_files(KernelEditorState& k) {
+void starters_and_files(KernelEditorState& k, const PanelContext& ctx) {
     if (ui::BeginCombo("Starter", "load a starter kernel...")) {
         for (const StarterKernel& starter : starter_kernels())
             if (ui::Selectable(std::string(starter.title).c_str())) {
                 load_starter(k, starter);
-                k.file_message = "loaded the starter " + k.file_name + " (from assets/kernels)";
+                ctx.messages.info(Topic::KernelFile, "loaded the starter " + k.file_name + " (from assets/kernels)");
             }
         ImGui::EndCombo();
     }
     ui::InputText("File", k.path.data(), k.path.size());
-    if (ui::Button("Load .cu")) k.load_request = std::string(k.path.data());
+    if (ui::Button("Load .cu")) ctx.requests.push(request::LoadKernel{k.path.data()});
     ImGui::SameLine();
-    if (ui::Button("Save .cu")) k.save_request = std::string(k.path.data());
-    if (!k.file_message.empty())
-        wrapped(k.save_failed ? kBad : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), k.file_message);
-    if (!k.autosave_message.empty())
-        wrapped(k.autosave_failed ? kBad : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), k.autosave_message);
+    if (ui::Button("Save .cu")) ctx.requests.push(request::SaveKernel{k.path.data()});
+    for (Topic topic : {Topic::KernelFile, Topic::Autosave})
+        if (const Message* m = ctx.messages.find(topic))
+            wrapped(ctx.messages.failed(topic) ? kBad : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), m->text);
 }
 
 // A starter's answer (fix_me.cu's), hidden until asked for.
@@ -88,7 +87,7 @@ void line_gutter(const ImVec2& min, const ImVec2& max, float scroll_y, int lines
 }
 
 // The code box with its line-number gutter on the left.
-void code_box(KernelEditorState& k, float height) {
+void code_box(KernelEditorState& k, const PanelContext& ctx, float height) {
     // Ctrl+Enter ends the edit (ImGui returns true for it with EnterReturnsTrue) and compiles.
     const ImGuiInputTextFlags flags =
         ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_EnterReturnsTrue;
@@ -102,7 +101,7 @@ void code_box(KernelEditorState& k, float height) {
     const std::string before_escape = escape ? k.source : std::string();
     if (ui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1, ImVec2(-FLT_MIN, height), flags,
                                &grow_string, &k.source))
-        k.compile_request = true;
+        ctx.requests.push(request::CompileKernel{});
     ui::record_last_item("Kernel source", k.source); // no visible label: scripts find the box by this name
     if (escape && k.source != before_escape) k.source = before_escape;
     // The box is a child window ("<window>/##source_<id>", the last this window began, unless the
@@ -118,7 +117,7 @@ void code_box(KernelEditorState& k, float height) {
 void compile_button(KernelEditorState& k, const PanelContext& ctx) {
     const bool on_cpu = ctx.painter.backend() == Backend::Cpu;
     if (on_cpu) ImGui::BeginDisabled();
-    if (ui::Button("Compile")) k.compile_request = true;
+    if (ui::Button("Compile")) ctx.requests.push(request::CompileKernel{});
     if (on_cpu) ImGui::EndDisabled();
     ImGui::SameLine();
     if (on_cpu) {
@@ -157,7 +156,7 @@ void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
 // the window but leave that much).
 void editor(KernelEditorState& k, const PanelContext& ctx, float height) {
     ImGui::PushFont(mono_font()); // code in a monospaced font
-    code_box(k, height);
+    code_box(k, ctx, height);
     ImGui::PopFont();
     compile_button(k, ctx);
     compile_status(k, ctx);
@@ -174,7 +173,7 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
                     "const Pixel* a, const Pixel* b, float t), in which your threads find their pixel from "
                     "blockIdx, blockDim and threadIdx and check the bounds. The Launch section's block and grid "
                     "launch it; pixels no thread writes stay hatched.");
-    starters_and_files(k);
+    starters_and_files(k, ctx);
     answer_section(k);
 
     // The panel is narrow for code: the editor can move to a window of its own.
@@ -206,7 +205,7 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     ImGui::PopTextWrapPos();
 }
 
-void unsaved_kernel_dialog(UiState& s) {
+void unsaved_kernel_dialog(UiState& s, const PanelContext& ctx) {
     const char* title = "Unsaved kernel";
     if (s.unsaved_dialog) ImGui::OpenPopup(title);
     ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);
@@ -220,22 +219,23 @@ void unsaved_kernel_dialog(UiState& s) {
     const std::string target = k.path[0] ? std::string(k.path.data()) : k.fallback_path;
     ui::TextWrapped("The kernel editor has changes that are not saved. Save them to %s before quitting?",
                     target.c_str());
-    if (k.save_failed) wrapped(kBad, k.file_message);
-    if (ui::Button("Save")) k.save_request = std::string(k.path.data()), s.quit_after_save = true;
+    if (ctx.messages.failed(Topic::KernelFile)) wrapped(kBad, ctx.messages.text(Topic::KernelFile));
+    if (ui::Button("Save")) ctx.requests.push(request::SaveKernel{k.path.data(), /*then_quit=*/true});
     ImGui::SameLine();
-    if (ui::Button("Discard")) s.quit = true;
+    if (ui::Button("Discard")) ctx.requests.push(request::Quit{/*ask_first=*/false});
     ImGui::SameLine();
     if (ui::Button("Cancel")) s.unsaved_dialog = false;
     ImGui::EndPopup();
 }
 
-void kernel_fault_dialog(UiState& s) {
-    if (s.fatal.empty()) return;
+void kernel_fault_dialog(UiState&, const PanelContext& ctx) {
+    const std::string& fault = ctx.messages.text(Topic::Fault);
+    if (fault.empty()) return;
     ImGui::OpenPopup("The GPU stopped");
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 43.0f, 0), ImGuiCond_Appearing); // 560 at 100 %
     if (ImGui::BeginPopupModal("The GPU stopped", nullptr, ImGuiWindowFlags_NoSavedSettings)) {
-        wrapped(kBad, s.fatal);
-        if (ui::Button("Quit kcanvas")) s.quit = true;
+        wrapped(kBad, fault);
+        if (ui::Button("Quit kcanvas")) ctx.requests.push(request::Quit{/*ask_first=*/false});
         ImGui::EndPopup();
     }
 }

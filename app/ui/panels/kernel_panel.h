@@ -12,9 +12,9 @@ void kernel_section(UiState& state, const PanelContext& ctx);
 
 // While state.unsaved_dialog is set: "Unsaved kernel" with Save (to the file field's path, else
 // the data dir's kernel.cu; then quit), Discard (quit) and Cancel (stay; Esc too).
-void unsaved_kernel_dialog(UiState& state);
+void unsaved_kernel_dialog(UiState& state, const PanelContext& ctx);
 
-// While state.fatal is set: a modal dialog with the fault, where the source went, and Quit.
-void kernel_fault_dialog(UiState& state);
+// While a Topic::Fault message stands: a modal dialog with the fault, where the source went, and Quit.
+void kernel_fault_dialog(UiState& state, const PanelContext& ctx);
 
 } // namespace kc

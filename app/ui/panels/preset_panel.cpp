@@ -23,64 +23,66 @@ Preset preset_of(const UiState& s) {
     return p;
 }
 
-void apply_preset(const Preset& p, UiState& s) {
+void apply_preset(const Preset& p, UiState& s, Requests& requests) {
     const OpParams old = s.job.params;
     s.job = p.job;
     s.job.params.width = old.width, s.job.params.height = old.height; // the canvas resizes between frames
     s.job.params.src_a = old.src_a, s.job.params.src_b = old.src_b;
-    s.edit_width = p.job.params.width, s.edit_height = p.job.params.height, s.apply_size = true;
+    s.edit_width = p.job.params.width, s.edit_height = p.job.params.height;
+    requests.push(request::ResizeCanvas{s.edit_width, s.edit_height});
     for (int slot = 0; slot < 2; ++slot) {
         if (!p.images[slot].empty())
-            s.load_request[slot] = p.images[slot];
+            requests.push(request::LoadImage{slot, p.images[slot]});
         else if (s.sources.loaded(slot))
-            s.clear_request[slot] = true;
+            requests.push(request::ClearImage{slot});
     }
     if (!p.kernel_source.empty()) {
         s.kernel.source = p.kernel_source;
-        s.kernel.compile_request = true;
+        requests.push(request::CompileKernel{});
     }
     s.teach.block_outlines = p.block_outlines;
     s.teach.pinned_pixel = p.inspect;
-    s.zoom_request = p.canvas_zoom.value_or(0.0);
+    requests.push(request::SetZoom{p.canvas_zoom.value_or(0.0)});
 }
 
 namespace {
 
-void save_preset_file(UiState& s, const std::string& path) {
+void save_preset_file(UiState& s, Messages& messages, const std::string& path) {
     const auto e =
         path.empty() ? std::optional<std::string>("type a file name first") : save_preset(path, preset_of(s));
-    s.preset.failed = e.has_value();
-    s.preset.message = e ? "preset not saved: " + *e : "saved preset " + path;
+    if (e)
+        messages.error(Topic::Preset, "preset not saved: " + *e);
+    else
+        messages.info(Topic::Preset, "saved preset " + path);
 }
 
-void load_preset_file(UiState& s, const std::string& path) {
+void load_preset_file(UiState& s, const PanelContext& ctx, const std::string& path) {
     Preset p;
     std::vector<std::string> warnings;
     if (auto e = load_preset(path, p, warnings)) {
-        s.preset.failed = true;
-        s.preset.message = "preset not loaded (the picture stays): " + *e;
+        ctx.messages.error(Topic::Preset, "preset not loaded (the picture stays): " + *e);
         return;
     }
-    apply_preset(p, s);
-    s.preset.failed = false;
-    s.preset.message = "loaded preset " + path;
-    for (const std::string& w : warnings) s.preset.message += "\nwarning: " + w;
+    apply_preset(p, s, ctx.requests);
+    std::string said = "loaded preset " + path;
+    for (const std::string& w : warnings) said += "\nwarning: " + w;
+    ctx.messages.post(Topic::Preset, warnings.empty() ? Severity::Info : Severity::Warning, said);
 }
 
 } // namespace
 
-void preset_section(UiState& s) {
+void preset_section(UiState& s, const PanelContext& ctx) {
     PresetPanelState& ps = s.preset;
     ui::InputText("Preset file", ps.path.data(), ps.path.size());
     const std::string path(ps.path.data());
-    if (ui::Button("Save preset")) save_preset_file(s, path);
+    if (ui::Button("Save preset")) save_preset_file(s, ctx.messages, path);
     same_line_if_fits(button_width("Load preset"));
-    if (ui::Button("Load preset")) load_preset_file(s, path);
-    if (!ps.message.empty()) {
-        if (ps.failed)
-            wrapped_text(kErrorColour, ps.message);
+    if (ui::Button("Load preset")) load_preset_file(s, ctx, path);
+    if (const std::string& said = ctx.messages.text(Topic::Preset); !said.empty()) {
+        if (ctx.messages.failed(Topic::Preset))
+            wrapped_text(kErrorColour, said);
         else
-            wrapped_disabled(ps.message);
+            wrapped_disabled(said);
     }
     if (ui::Button("Copy command line")) {
         ps.command = command_line(preset_of(s));

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "app/core/kernel_files.h"
+#include "app/core/messages.h"
 #include "app/core/user_dirs.h"
 #include "app/record/frame_encoder.h"
 #include "app/record/recorder.h"
@@ -193,14 +194,15 @@ std::optional<std::string> start_recording(UiState& s, const FramePainter& paint
 
 } // namespace
 
-void WindowRecorder::advance(UiState& s, const FramePainter& painter, std::chrono::milliseconds budget) {
+void WindowRecorder::advance(UiState& s, Messages& messages, const FramePainter& painter,
+                             std::chrono::milliseconds budget) {
     RecordPanelState& r = s.record;
     if (std::exchange(r.start, false) && !recording) {
         try {
-            if (auto e = start_recording(s, painter, *this)) s.message = "cannot record: " + *e;
+            if (auto e = start_recording(s, painter, *this)) messages.error(Topic::Status, "cannot record: " + *e);
         } catch (const std::exception& e) {
             recording.reset();
-            s.message = std::string("cannot record: ") + e.what();
+            messages.error(Topic::Status, std::string("cannot record: ") + e.what());
         }
     }
     r.running = recording != nullptr;
@@ -211,14 +213,16 @@ void WindowRecorder::advance(UiState& s, const FramePainter& painter, std::chron
     if (rec.running()) rec.step(budget);
     r.progress = rec.work_total() ? float(rec.work_done()) / float(rec.work_total()) : 0.0f;
     if (rec.running()) {
-        s.message = fmt::format("recording {}: {}", path, rec.progress_text());
+        messages.info(Topic::Status, fmt::format("recording {}: {}", path, rec.progress_text()));
         return;
     }
     std::error_code ec;
-    s.message =
-        rec.succeeded()
-            ? fmt::format("recorded {} frames to {}", rec.plan().frames, std::filesystem::absolute(path, ec).string())
-            : fmt::format("recording {} stopped ({}); nothing was written", path, rec.error().value_or("?"));
+    if (rec.succeeded())
+        messages.info(Topic::Status, fmt::format("recorded {} frames to {}", rec.plan().frames,
+                                                 std::filesystem::absolute(path, ec).string()));
+    else
+        messages.warning(Topic::Status, fmt::format("recording {} stopped ({}); nothing was written", path,
+                                                    rec.error().value_or("?")));
     recording.reset();
     r.running = false;
 }

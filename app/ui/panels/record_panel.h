@@ -11,6 +11,7 @@
 namespace kc {
 
 struct UiState;
+class Messages;
 
 // The Record section's fields and buttons; the frame loop acts on start / cancel.
 struct RecordPanelState {
@@ -38,7 +39,7 @@ struct WindowRecorder {
     std::unique_ptr<WindowRecording> recording;
     WindowRecorder();
     ~WindowRecorder();
-    void advance(UiState& s, const FramePainter& painter,
+    void advance(UiState& s, Messages& messages, const FramePainter& painter,
                  std::chrono::milliseconds budget = std::chrono::milliseconds(30));
 };
 

@@ -15,9 +15,4 @@ void device_section(const UiState& state, const PanelContext& ctx);
 // The view's legend (swatches; with `prose`, what the colours mean), as the Indexing section shows it.
 void view_legend(const PaintJob& job, const Dim3& grid, bool prose);
 
-// Draws over the canvas (where state.view puts it) with ImGui's background draw list and shows the inspector's tooltip.
-// Call between ImGui::NewFrame and ImGui::Render; it also turns the painter's writer record on
-// while a pixel is inspected.
-void draw_canvas_overlay(UiState& state, FramePainter& painter, const Canvas& canvas);
-
 } // namespace kc

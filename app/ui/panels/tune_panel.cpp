@@ -28,10 +28,10 @@ std::optional<BlockTiming> timing_of(const BlockSweep& sweep, const Dim3& block)
     return std::nullopt;
 }
 
-void start_button(UiState& s) {
+void start_button(const UiState& s, Requests& requests) {
     const OpInfo& op = op_registry()[s.job.op];
     if (op.custom) ImGui::BeginDisabled();
-    if (ui::Button("Find the fastest block")) s.tune.start = true;
+    if (ui::Button("Find the fastest block")) requests.push(request::StartTuner{});
     if (op.custom) ImGui::EndDisabled();
     ImGui::SameLine();
     ui::TextDisabled("(?)");
@@ -44,7 +44,7 @@ void start_button(UiState& s) {
                                      to_string(op.own_launch(s.job.params).block)));
 }
 
-void progress_row(UiState& s, const BlockSweep& sweep) {
+void progress_row(Requests& requests, const BlockSweep& sweep) {
     const std::string text = fmt::format("{} / {} shapes", sweep.shapes_done(), sweep.shape_count());
     const float cancel_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
     ImGui::ProgressBar(float(sweep.shapes_done()) / float(sweep.shape_count()),
@@ -52,7 +52,7 @@ void progress_row(UiState& s, const BlockSweep& sweep) {
                        text.c_str());
     ui::record_last_item("Tuning progress", text);
     ImGui::SameLine();
-    if (ui::Button("Cancel##tune")) s.tune.cancel = true;
+    if (ui::Button("Cancel##tune")) requests.push(request::CancelTuner{});
 }
 
 // What the figures are of: they stay when the op or the canvas changes afterwards.
@@ -75,20 +75,20 @@ void measured_line(const BlockSweep& sweep) {
 }
 
 // The fastest shape with the sweep's auto grid and mapping, as the panel's launch.
-void apply_block(UiState& s, const BlockSweep& sweep) {
+void apply_block(UiState& s, Messages& messages, const BlockSweep& sweep) {
     const BlockTiming& best = sweep.fastest_first().front();
     LaunchConfig& l = s.job.launch;
     l.block = best.block;
     l.auto_grid = true;
     l.mapping = sweep.job().launch.mapping;
-    s.message = fmt::format("applied block {} ({:.2f} us; auto grid, {})", shape_name(best.block), best.median_us,
-                            mapping_name(l.mapping));
+    messages.info(Topic::Status, fmt::format("applied block {} ({:.2f} us; auto grid, {})", shape_name(best.block),
+                                             best.median_us, mapping_name(l.mapping)));
 }
 
-void best_and_apply(UiState& s, const BlockSweep& sweep) {
+void best_and_apply(UiState& s, Messages& messages, const BlockSweep& sweep) {
     const BlockTiming& best = sweep.fastest_first().front();
     if (!sweep.running() && ui::Button(fmt::format("Apply block {}", shape_name(best.block)).c_str()))
-        apply_block(s, sweep);
+        apply_block(s, messages, sweep);
     if (!sweep.running()) ImGui::SameLine();
     ui::Text("fastest %s: %.2f us", shape_name(best.block).c_str(), best.median_us);
     if (const auto tutorial = timing_of(sweep, {50, 20, 1}))
@@ -206,9 +206,9 @@ void results_table(const BlockSweep& sweep) {
 void tune_section(UiState& s, const PanelContext& ctx) {
     const BlockSweep* sweep = ctx.sweep;
     if (sweep && sweep->running())
-        progress_row(s, *sweep);
+        progress_row(ctx.requests, *sweep);
     else
-        start_button(s);
+        start_button(s, ctx.requests);
     if (!sweep) return;
     // Where a person looks when the sweep ends: the figures, the Apply button just below.
     if (std::exchange(s.tune_ended, false)) ImGui::SetScrollHereY(0.1f);
@@ -217,7 +217,7 @@ void tune_section(UiState& s, const PanelContext& ctx) {
         if (!sweep->running()) ui::TextColored(kWarn, "no block shape could run");
         return;
     }
-    best_and_apply(s, *sweep);
+    best_and_apply(s, ctx.messages, *sweep);
     heatmap(*sweep);
     results_table(*sweep);
 }

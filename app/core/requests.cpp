@@ -1,0 +1,23 @@
+#include "app/core/requests.h"
+
+namespace kc {
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> table = {
+        {"save-canvas", "save the canvas as a PNG in the Pictures folder", request::SaveCanvas{}},
+        {"quit", "quit, asking first about unsaved edits", request::Quit{true}},
+        {"compile", "compile the editor's kernel", request::CompileKernel{}},
+        {"tune", "find the fastest block shape", request::StartTuner{}},
+        {"tune-cancel", "stop finding the fastest block shape", request::CancelTuner{}},
+        {"fit-canvas", "make the canvas image A's size", request::FitCanvasToImage{}},
+    };
+    return table;
+}
+
+std::optional<Request> command_request(std::string_view name) {
+    for (const Command& c : commands())
+        if (c.name == name) return c.request;
+    return std::nullopt;
+}
+
+} // namespace kc

@@ -1,0 +1,103 @@
+#include "app/window/startup.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <cstdio>
+#include <utility>
+
+#include "app/core/user_dirs.h"
+#include "app/ui/ui_scale.h"
+#include "app/window/requests.h"
+
+namespace kc {
+
+ImGuiSession::ImGuiSession(GLFWwindow* window, const std::string& ini_path) : ini_path_(ini_path) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
+    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; // Esc closes popups, Tab moves between fields
+    ImGui::GetStyle() = ui_style(1.0f);                               // UiScale scales it to the monitor
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+ImGuiSession::~ImGuiSession() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+}
+
+std::string ini_path() {
+    const std::string dir = config_dir();
+    return dir.empty() ? std::string("imgui.ini") : dir + "/imgui.ini";
+}
+
+SettingsFile settings_file_for(const Options& o) {
+    const std::string dir = o.script.empty() ? config_dir() : std::string();
+    SettingsFile file;
+    file.path = dir.empty() ? std::string() : dir + "/settings.conf";
+    file.saved = file.path.empty() ? UiSettings{} : load_settings(file.path);
+    file.run_percent = o.ui_scale_percent;
+    return file;
+}
+
+void save_changed_settings(const UiState& s, SettingsFile& file, bool force) {
+    UiSettings wanted = s.settings;
+    if (file.run_percent > 0 && wanted.ui_scale_percent == file.run_percent)
+        wanted.ui_scale_percent = file.saved.ui_scale_percent;
+    if (file.path.empty() || wanted == file.saved || (!force && ImGui::IsAnyMouseDown())) return;
+    if (auto e = save_settings(file.path, wanted)) fmt::print(stderr, "kcanvas: {}\n", *e);
+    file.saved = wanted;
+}
+
+std::optional<int> prepare_state(const Options& o, UiState& state, Requests& requests, SettingsFile& settings,
+                                 Canvas& canvas, const FramePainter& painter) {
+    state.job = job_from_options(o);
+    state.teach.block_outlines = o.block_outlines; // a preset's overlays
+    state.teach.pinned_pixel = o.inspect;
+    if (o.canvas_zoom) requests.push(request::SetZoom{*o.canvas_zoom});
+    state.settings = settings.saved;
+    if (o.ui_scale_percent > 0) state.settings.ui_scale_percent = o.ui_scale_percent;
+    state.ui_scale_edit = state.settings.ui_scale_percent;
+    for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
+        if (path->empty()) continue;
+        if (auto e = state.sources.load(slot, *path)) {
+            fmt::print(stderr, "kcanvas: --image{}: {}\n", slot ? "2" : "", *e);
+            return 2;
+        }
+        std::snprintf(state.image_path[slot].data(), state.image_path[slot].size(), "%s", path->c_str());
+    }
+    if (state.sources.loaded(0) && !o.size_given) {
+        canvas.resize(state.sources.original(0).width, state.sources.original(0).height);
+        state.job.params.width = canvas.width(), state.job.params.height = canvas.height();
+    }
+    state.sources.fit(canvas.width(), canvas.height());
+    state.edit_width = canvas.width();
+    state.edit_height = canvas.height();
+    state.backend = painter.backend();
+    state.present = painter.present();
+    state.vsync = o.vsync;
+    return std::nullopt;
+}
+
+void show_autosave(Messages& messages, const std::optional<AutosaveResult>& result) {
+    if (result) messages.post(Topic::Autosave, result->ok ? Severity::Info : Severity::Error, result->message);
+}
+
+std::optional<Autosave> start_editor(const Options& o, KernelEditorState& kernel, Messages& messages) {
+    const auto autosave_path = autosave_file();
+    start_kernel_editor(kernel, messages, o.kernel_path, o.kernel_source,
+                        autosave_path ? std::optional<std::string>(autosave_path->string()) : std::nullopt);
+    if (!autosave_path) {
+        show_autosave(messages, AutosaveResult{false, "no autosave: neither XDG_DATA_HOME nor HOME is set"});
+        return std::nullopt;
+    }
+    return std::optional<Autosave>(std::in_place, *autosave_path, kernel.source);
+}
+
+} // namespace kc

@@ -10,6 +10,8 @@ const std::vector<Command>& commands() {
         {"tune", "find the fastest block shape", request::StartTuner{}},
         {"tune-cancel", "stop finding the fastest block shape", request::CancelTuner{}},
         {"fit-canvas", "make the canvas image A's size", request::FitCanvasToImage{}},
+        {"record", "start recording with the Record section's settings", request::StartRecording{}},
+        {"record-cancel", "stop the recording, keeping nothing", request::CancelRecording{}},
     };
     return table;
 }

@@ -52,7 +52,9 @@ struct SaveKernel { // the editor's text to `path` (empty: the data dir's kernel
 struct CompileKernel {};
 struct StartTuner {}; // "Find the fastest block"
 struct CancelTuner {};
-struct Quit { // the close button and Ctrl+Q ask first about unsaved edits; Discard and scripts do not
+struct StartRecording {};  // the Record section's recording, with its settings
+struct CancelRecording {}; // ... stopped, keeping nothing
+struct Quit {              // the close button and Ctrl+Q ask first about unsaved edits; Discard and scripts do not
     bool ask_first = true;
 };
 } // namespace request
@@ -60,7 +62,8 @@ struct Quit { // the close button and Ctrl+Q ask first about unsaved edits; Disc
 using Request = std::variant<request::ResizeCanvas, request::FitCanvasToImage, request::LoadImage, request::ClearImage,
                              request::SaveCanvas, request::SetBackend, request::SetPresent, request::SetVsync,
                              request::ResizeWindow, request::SetZoom, request::LoadKernel, request::SaveKernel,
-                             request::CompileKernel, request::StartTuner, request::CancelTuner, request::Quit>;
+                             request::CompileKernel, request::StartTuner, request::CancelTuner, request::StartRecording,
+                             request::CancelRecording, request::Quit>;
 
 // Requests in the order they were asked, until the frame loop takes them.
 class Requests {

@@ -376,10 +376,10 @@ bool UiScript::run_clock_verb(const Command& c, UiState& s) const {
             throw bad(c, "loop needs FROM TO, 0 <= FROM < TO, or off");
     } else if (c.verb == "record") { // record FILE: the Record section's recording to FILE; record cancel
         if (c.arg == "cancel") {
-            s.record.cancel = true;
+            requests_->push(*command_request("record-cancel"));
         } else {
             std::snprintf(s.record.path.data(), s.record.path.size(), "%s", c.arg.c_str());
-            s.record.start = true;
+            requests_->push(*command_request("record"));
         }
     } else {
         return false;

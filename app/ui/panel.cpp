@@ -562,7 +562,7 @@ constexpr Section kSections[] = {
     {nullptr, false, always, paint_problems},
     {nullptr, false, always, teaching_sections}, // "Indexing" and "Device", headers of their own (teach_panel.cpp)
     {"Time", false, always, [](UiState& s, const PanelContext&) { time_section(s); }},
-    {"Record", false, always, [](UiState& s, const PanelContext&) { record_section(s); }},
+    {"Record", false, always, [](UiState& s, const PanelContext& ctx) { record_section(s, ctx.requests); }},
     {"Timing", true, always, timing_section},
     {"Tune the block", false, always, tune_section},
     {"Canvas", false, always, canvas_section},

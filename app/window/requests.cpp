@@ -175,6 +175,8 @@ bool carry_out(RequestTargets& t, const Request& request) {
             if constexpr (std::is_same_v<R, CompileKernel>) s.kernel.compile_wanted = true;
             if constexpr (std::is_same_v<R, StartTuner>) start_tuner(t);
             if constexpr (std::is_same_v<R, CancelTuner>) cancel_tuner(t);
+            if constexpr (std::is_same_v<R, StartRecording>) t.recorder.start(s, t.messages, t.painter);
+            if constexpr (std::is_same_v<R, CancelRecording>) t.recorder.cancel();
             if constexpr (std::is_same_v<R, Quit>) quit(t, r.ask_first);
             return true;
         },

@@ -7,6 +7,7 @@
 #include "app/core/block_sweep.h"
 #include "app/core/messages.h"
 #include "app/core/requests.h"
+#include "app/ui/panels/record_panel.h"
 #include "app/ui/ui_state.h"
 #include "render/canvas.h"
 #include "render/frame_painter.h"
@@ -22,6 +23,7 @@ struct RequestTargets {
     FramePainter& painter;
     GlfwWindow& window;
     std::optional<BlockSweep>& sweep; // the block tuner's running or last sweep
+    WindowRecorder& recorder;         // the Record section's recording
 };
 
 // Takes every pending request and carries it out. A request that cannot be yet stays for the next

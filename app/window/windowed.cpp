@@ -220,12 +220,12 @@ void FrameLoop::take_input() {
 // few frames of a recording, if one runs.
 void FrameLoop::carry_out_requests_between_frames() {
     watchdog_.arm(false); // loading or saving a large image is slow CPU work, not a hung GPU
-    RequestTargets targets{s_, messages_, w_.canvas, w_.painter, w_.window, sweep_};
+    RequestTargets targets{s_, messages_, w_.canvas, w_.painter, w_.window, sweep_, recorder_};
     carry_out_requests(requests_, targets);
     watchdog_.arm(watch_gpu_ && w_.painter.backend() != Backend::Cpu); // the backend may have changed
     s_.job.params.seconds = static_cast<float>(tick_clock(s_, last_tick_));
     s_.resolved = resolve_launch(s_.job, w_.painter.limits());
-    if (!faulted()) recorder_.advance(s_, messages_, w_.painter);
+    if (!faulted()) recorder_.advance(s_, messages_);
 }
 
 // CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture. After a

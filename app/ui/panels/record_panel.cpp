@@ -89,7 +89,7 @@ void time_section(UiState& s) {
                      "t = start + n x speed / fps, never by the wall clock.");
 }
 
-void record_section(UiState& s) {
+void record_section(UiState& s, Requests& requests) {
     RecordPanelState& r = s.record;
     if (r.size[0] == 0) r.size = {s.job.params.width, s.job.params.height};
     if (ui::RadioButton("Length in frames", !r.by_seconds)) r.by_seconds = false;
@@ -118,9 +118,9 @@ void record_section(UiState& s) {
     if (needs_ffmpeg(RecordFormat(r.format)) && !find_ffmpeg()) wrapped_text(kWarnColour, kNoFfmpeg);
     if (r.running) {
         ImGui::ProgressBar(r.progress, ImVec2(-1, 0));
-        if (ui::Button("Cancel recording")) r.cancel = true;
+        if (ui::Button("Cancel recording")) requests.push(request::CancelRecording{});
     } else if (ui::Button("Start recording")) {
-        r.start = true;
+        requests.push(request::StartRecording{});
     }
     wrapped_disabled(fmt::format("{} frames of {}x{} at {} fps; the overlays shown on the canvas (outlines, "
                                  "tint, the legend, a caption with the formula) are in every frame.",
@@ -194,22 +194,26 @@ std::optional<std::string> start_recording(UiState& s, const FramePainter& paint
 
 } // namespace
 
-void WindowRecorder::advance(UiState& s, Messages& messages, const FramePainter& painter,
-                             std::chrono::milliseconds budget) {
-    RecordPanelState& r = s.record;
-    if (std::exchange(r.start, false) && !recording) {
-        try {
-            if (auto e = start_recording(s, painter, *this)) messages.error(Topic::Status, "cannot record: " + *e);
-        } catch (const std::exception& e) {
-            recording.reset();
-            messages.error(Topic::Status, std::string("cannot record: ") + e.what());
-        }
+void WindowRecorder::start(UiState& s, Messages& messages, const FramePainter& painter) {
+    if (recording) return;
+    try {
+        if (auto e = start_recording(s, painter, *this)) messages.error(Topic::Status, "cannot record: " + *e);
+    } catch (const std::exception& e) {
+        recording.reset();
+        messages.error(Topic::Status, std::string("cannot record: ") + e.what());
     }
+}
+
+void WindowRecorder::cancel() {
+    if (recording) recording->recorder().cancel();
+}
+
+void WindowRecorder::advance(UiState& s, Messages& messages, std::chrono::milliseconds budget) {
+    RecordPanelState& r = s.record;
     r.running = recording != nullptr;
     if (!recording) return;
     Recorder& rec = recording->recorder();
     const std::string& path = recording->path;
-    if (std::exchange(r.cancel, false)) rec.cancel();
     if (rec.running()) rec.step(budget);
     r.progress = rec.work_total() ? float(rec.work_done()) / float(rec.work_total()) : 0.0f;
     if (rec.running()) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "app/core/requests.h"
 #include "render/frame_painter.h"
 
 namespace kc {
@@ -22,13 +23,12 @@ struct RecordPanelState {
     std::array<int, 2> size{0, 0}; // 0 x 0: the canvas' size
     std::array<char, 1024> path{}; // empty: kcanvas-<op>-<time>.<format's extension>
     int format = 0;                // GIF, MP4, WebM, PNG sequence: the extension an empty path gets
-    bool start = false, cancel = false;
-    bool running = false; // set by the frame loop
-    float progress = 0;   // 0..1
+    bool running = false;          // set by the frame loop
+    float progress = 0;            // 0..1
 };
 
 void time_section(UiState& s);
-void record_section(UiState& s);
+void record_section(UiState& s, Requests& requests);
 
 // The animation clock's step for this frame: wall time since `last` times the speed, unless paused.
 double tick_clock(UiState& s, std::chrono::steady_clock::time_point& last);
@@ -39,8 +39,9 @@ struct WindowRecorder {
     std::unique_ptr<WindowRecording> recording;
     WindowRecorder();
     ~WindowRecorder();
-    void advance(UiState& s, Messages& messages, const FramePainter& painter,
-                 std::chrono::milliseconds budget = std::chrono::milliseconds(30));
+    void start(UiState& s, Messages& messages, const FramePainter& painter); // with the Record section's settings
+    void cancel();                                                           // keeps nothing
+    void advance(UiState& s, Messages& messages, std::chrono::milliseconds budget = std::chrono::milliseconds(30));
 };
 
 } // namespace kc

@@ -6,8 +6,8 @@
 #   scripts/fuzz.sh [seconds]      (seconds for the image target, default 60; the parsers get 3/4 of it)
 # Builds the targets in build-fuzz with clang (CPU only), keeps what each learns in
 # build-fuzz/corpus-<target>, and fails on any crash, leak, UB or slow input; the input that did it
-# is left in build-fuzz/findings/ (make it a test: tests/test_image_files.cpp, tests/test_cli.cpp,
-# tests/test_script_input.cpp).
+# is left in build-fuzz/findings/ (make it a test: tests/cpu/test_image_files.cpp, tests/cpu/test_cli.cpp,
+# tests/cpu/test_script_input.cpp).
 set -euo pipefail
 seconds=${1:-60}
 parser_seconds=$(((seconds * 3 + 3) / 4))

@@ -1,7 +1,7 @@
 // libFuzzer target: kc::parse_options on arbitrary argv. The input is split into words on NUL and
 // whitespace, "kcanvas" goes in front, and the parser must return Options or an exit code: never
 // crash, hang or hit UB. Built with ASan and UBSan by scripts/fuzz.sh (-DKC_FUZZ=ON); inputs that
-// crash become tests in tests/test_cli.cpp.
+// crash become tests in tests/cpu/test_cli.cpp.
 #include <cstdint>
 #include <cstdio>
 #include <string>

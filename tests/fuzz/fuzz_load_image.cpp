@@ -1,6 +1,6 @@
 // libFuzzer target: kc::load_image on arbitrary bytes, then fit_image of whatever it decoded.
 // Built with ASan and UBSan by scripts/fuzz.sh (-DKC_FUZZ=ON); inputs that crash become tests in
-// tests/test_image_files.cpp.
+// tests/cpu/test_image_files.cpp.
 #include <unistd.h>
 
 #include <cstdint>

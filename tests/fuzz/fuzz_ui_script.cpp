@@ -3,7 +3,7 @@
 // into a UiState, the input verbs parse theirs and stop at "no widget log" where they need a
 // drawn control. A malformed command must be a ScriptError: never a crash, hang or UB. Built with
 // ASan and UBSan by scripts/fuzz.sh (-DKC_FUZZ=ON); inputs that crash become tests in
-// tests/test_script_input.cpp.
+// tests/cpu/test_script_input.cpp.
 #include <cstdint>
 #include <cstdio>
 #include <optional>

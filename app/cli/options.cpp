@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -28,13 +29,13 @@ bool parse_size(const std::string& text, int& w, int& h) {
     return true;
 }
 
-// "--center X Y" becomes "--center=X,Y", so that values starting with '-' ("-0.5", "-inf") are not
-// taken for flags.
-std::vector<std::string> join_center_values(int argc, char** argv) {
+// "--center X Y" (and record's "--center-to X Y") becomes "--center=X,Y", so that values starting
+// with '-' ("-0.5", "-inf") are not taken for flags.
+std::vector<std::string> join_pair_values(int argc, char** argv) {
     std::vector<std::string> args(argv, argv + argc);
     for (std::size_t i = 1; i < args.size(); ++i) {
-        if (args[i] != "--center") continue;
-        std::string joined = "--center=";
+        if (args[i] != "--center" && args[i] != "--center-to") continue;
+        std::string joined = args[i] + "=";
         std::size_t taken = 0;
         for (; taken < 2 && i + 1 + taken < args.size() && args[i + 1 + taken].rfind("--", 0) != 0; ++taken)
             joined += (taken ? "," : "") + args[i + 1 + taken];
@@ -46,7 +47,8 @@ std::vector<std::string> join_center_values(int argc, char** argv) {
 }
 
 // The picture's flags read as text and checked once all are parsed (the rest go straight into
-// Options); `command` is the command that read them.
+// Options). The top level and `record` both register them, into this one struct and one Options:
+// a command line gives them to one of the two (see misplaced_record), `command`.
 struct PictureFlags {
     std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels";
     std::string backend = "auto", present = "direct";
@@ -58,7 +60,7 @@ struct PictureFlags {
     bool given(const std::string& flag) const { return command->count(flag) > 0; }
 };
 
-// --gpu, for the window, headless and bench; checked after parsing.
+// --gpu, for the window, headless, record and bench; checked after parsing.
 void add_gpu_flag(CLI::App& cmd, std::string& spec) {
     cmd.add_option("--gpu", spec,
                    "The CUDA GPU to paint with: its index, or a prefix of its name or UUID (see --list-gpus). "
@@ -134,7 +136,7 @@ void add_launch_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
         "The PyCUDA tutorial's launch: block 50x20, grid 80x8, linear mapping (overrides --block/--grid/--mapping)");
 }
 
-// Everything that decides the picture and what paints it.
+// Everything that decides the picture and what paints it: the top level's and record's.
 void add_picture_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
     add_paint_flags(cmd, f);
     add_input_flags(cmd, o, f);
@@ -187,6 +189,50 @@ void add_about_flags(CLI::App& app, Options& o) {
                  "Version, git commit, CUDA toolkit and architectures built for; whether NVRTC, EGL and a GPU are "
                  "available here; where the data was found");
     app.footer(kDataFooter);
+}
+
+CLI::App* add_record_command(CLI::App& app, RecordFlags& f) {
+    CLI::App* cmd = app.add_subcommand(
+        "record", "A GIF, MP4, WebM or PNG sequence of any op, view and overlay, headless. The picture's flags\n"
+                  "are kcanvas's own (--op, --size, --view, --tutorial, --block, ...). Frame n is painted at\n"
+                  "t = n / fps: the same file on every run.");
+    cmd->add_option("--out", f.out,
+                    "The recording: NAME.gif, NAME.mp4, NAME.webm (those two need ffmpeg), or a folder (NAME/) "
+                    "for frame-00000.png ...")
+        ->required();
+    cmd->add_option("--fps", f.fps, "Frames per second; frame n is painted at t = n / fps (1..240, GIF 50 at most)")
+        ->capture_default_str();
+    auto* frames = cmd->add_option("--frames", f.frames, "How many frames (default: 5 seconds' worth)")
+                       ->check(CLI::Range(1, 100000));
+    cmd->add_option("--seconds", f.seconds, "How long, instead of --frames")
+        ->check(CLI::Range(0.001, 3600.0))
+        ->excludes(frames);
+    cmd->add_flag("--step", f.step, "Step mode: the blocks paint one after another in launch order");
+    cmd->add_option("--blocks-per-second", f.blocks_per_second,
+                    "Step mode's pace (default: every block painted by 90% of the recording)")
+        ->check(CLI::Range(0.001, 1e9));
+    cmd->add_option("--sweep", f.sweeps,
+                    "A parameter from one value to the other over the recording, shown in the caption: "
+                    "weight=0:1, cell=, level=, radius=, iter=, zoom=1:1000 (geometric), block=8x8:64x16");
+    cmd->add_option("--center-to", f.center_to, "With --sweep zoom=..: the centre X Y the zoom ends on")
+        ->expected(2)
+        ->delimiter(',');
+    cmd->add_option("--speed", f.speed, "Animation time per recorded second (the window's speed factor)")
+        ->check(CLI::Range(0.1, 8.0))
+        ->capture_default_str();
+    cmd->add_option("--start", f.start, "t of the first frame, seconds")->check(CLI::Range(0.0, 1e6));
+    cmd->add_flag("--outlines", f.outlines, "Draw every block's boundary");
+    cmd->add_option("--inspect", f.inspect, "Pin the inspector on pixel X,Y (its box and tooltip)")
+        ->expected(2)
+        ->delimiter(',');
+    cmd->add_flag("--no-tint", f.no_tint, "No red tint over pixels written more than once");
+    cmd->add_flag("--no-legend", f.no_legend, "No legend of the view's colours");
+    cmd->add_flag("--no-caption", f.no_caption, "No caption (launch, mapping formula, what moves)");
+    cmd->add_flag("--plain", f.plain, "The canvas alone, as --headless --out writes it: no overlays");
+    // The top level's other flags (--json, --script, --watchdog, ...) fall through to it: `kcanvas
+    // record` has always accepted them, and ignores them.
+    cmd->fallthrough();
+    return cmd;
 }
 
 CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench, std::string& gpu) {
@@ -261,7 +307,7 @@ Refusal apply_params(Options& o, const PictureFlags& f) {
     return std::nullopt;
 }
 
-// --gpu N|NAME|UUID: the one CUDA device it names, for the window, headless and bench.
+// --gpu N|NAME|UUID: the one CUDA device it names, for the window, headless, record and bench.
 Refusal apply_gpu(const std::string& spec, Options& o, BenchOptions& bench) {
     GpuChoice choice = resolve_gpu_option(spec);
     if (!choice.index) return std::move(choice.error);
@@ -334,17 +380,34 @@ Refusal apply_run(Options& o, const PictureFlags& f) {
     return std::nullopt;
 }
 
-// The top level and the command it may run instead of the window or headless.
+// The top level and the commands it may run instead of the window or headless.
 struct Commands {
     const CLI::App* top;
+    CLI::App* record;
     CLI::App* bench;
 };
 
+// `record` takes the whole command line, as when main handed it argv. CLI11 would also take it
+// later on the line (`kcanvas --op blend record`, `bench record`), twice, followed by `bench`, or
+// with flags after a `--` (which ends a command, handing the rest to the top level): all of these
+// were refused, and are.
+Refusal misplaced_record(const Commands& commands, char** argv) {
+    const CLI::App& record = *commands.record;
+    if (!record.parsed()) return std::nullopt;
+    bool alone = argv[1] == std::string_view("record") && record.count() == 1 && !commands.bench->parsed();
+    for (const CLI::Option* flag : record.get_options()) { // the top level reads none of record's flags
+        const CLI::Option* same = commands.top->get_option_no_throw(flag->get_name());
+        alone = alone && (!same || same->count() == 0);
+    }
+    if (alone) return std::nullopt;
+    return "record takes the whole command line: kcanvas record [OPTIONS] (see kcanvas record --help)";
+}
+
 // Reads the whole command line into the flags' variables; the exit code when it cannot be read or
 // --help was asked for.
-std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+std::optional<int> parse_command_line(CLI::App& app, const Commands& commands, int argc, char** argv) {
     try {
-        std::vector<std::string> args = join_center_values(argc, argv);
+        std::vector<std::string> args = join_pair_values(argc, argv);
         std::reverse(args.begin() + 1, args.end()); // CLI11 takes the arguments last first
         args.erase(args.begin());
         app.parse(args);
@@ -352,15 +415,21 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
         std::fputs(app.help().c_str(), stdout); // the help of the command given, if any
         return 0;
     } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "kcanvas: {}\nRun kcanvas --help for the options.\n", e.what());
+        if (auto refusal = misplaced_record(commands, argv)) { // that, not what CLI11 made of the rest
+            fmt::print(stderr, "kcanvas: {}\n", *refusal);
+        } else {
+            const char* name = commands.record->parsed() ? "kcanvas record" : "kcanvas";
+            fmt::print(stderr, "{}: {}\nRun {} --help for the options.\n", name, e.what(), name);
+        }
         return 2;
     }
     return std::nullopt;
 }
 
 // What the parsed flags ask for, checked and resolved into `o` (and `bench`); why not, if they cannot run.
-Refusal resolve(Options& o, PictureFlags& f, BenchOptions& bench, const Commands& commands) {
-    f.command = commands.top;
+Refusal resolve(Options& o, PictureFlags& f, RecordFlags& record, BenchOptions& bench, const Commands& commands) {
+    const bool recording = commands.record->parsed();
+    f.command = recording ? commands.record : commands.top;
     if (f.given("--gpu") || commands.bench->count("--gpu") > 0) {
         if (auto refusal = apply_gpu(f.gpu, o, bench)) return refusal; // nothing more to check: the GPU is not here
     }
@@ -370,6 +439,10 @@ Refusal resolve(Options& o, PictureFlags& f, BenchOptions& bench, const Commands
         if (auto e = output_path_error(bench.json)) return "--json-out: " + *e;
         o.bench = bench;
         return std::nullopt;
+    }
+    if (recording) {
+        o.record = record;
+        o.headless = true; // it renders headless: the top level's --json, falling through, is accepted as ever
     }
     Refusal refusal = apply_preset_file(o, f);
     for (auto step : {apply_op, apply_params, apply_launch, apply_run})
@@ -382,6 +455,7 @@ Refusal resolve(Options& o, PictureFlags& f, BenchOptions& bench, const Commands
 std::variant<Options, int> parse_options(int argc, char** argv) {
     Options o;
     PictureFlags f;
+    RecordFlags record;
     BenchOptions bench;
     CLI::App app{"kcanvas — CUDA kernels paint an OpenGL canvas live; a Dear ImGui panel sets the launch.\n"
                  "Without --headless it opens a window. Exit codes: 0 ok, 1 no usable GPU/display/EGL,\n"
@@ -392,11 +466,14 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     add_run_flags(app, o);
     add_picture_flags(app, o, f);
     add_window_flags(app, o);
-    const Commands commands{&app, add_bench_command(app, bench, f.gpu)};
+    const Commands commands{&app, add_record_command(app, record), add_bench_command(app, bench, f.gpu)};
+    add_picture_flags(*commands.record, o, f);
     add_about_flags(app, o);
-    if (const auto code = parse_command_line(app, argc, argv)) return *code;
-    if (o.version) return o; // main prints it; nothing else is checked
-    if (auto refusal = resolve(o, f, bench, commands)) {
+    if (const auto code = parse_command_line(app, commands, argc, argv)) return *code;
+    Refusal refusal = misplaced_record(commands, argv);
+    if (!refusal && o.version && !commands.record->parsed()) return o; // main prints it; nothing else is checked
+    if (!refusal) refusal = resolve(o, f, record, bench, commands);
+    if (refusal) {
         fmt::print(stderr, "kcanvas: {}\n", *refusal);
         return 2;
     }

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <string_view>
 
 #include "app/cli/headless.h"
 #include "app/cli/options.h"
@@ -12,17 +11,26 @@
 #include "app/script/ui_script.h"
 #include "app/window/windowed.h"
 
+namespace {
+
+// Runs what the command line asks for: a command (record, bench), an answer (--version,
+// --list-gpus, --save-preset, --print-command), else the picture headless or in the window.
+int run(const kc::Options& o) {
+    if (o.record) return kc::run_record(*o.record, o); // it ignores the top level's other flags, as ever
+    if (o.version) return std::fputs(kc::version_report().c_str(), stdout) < 0 ? 1 : 0;
+    if (o.list_gpus) return kc::print_gpu_list();
+    if (o.bench) return kc::run_bench(*o.bench);
+    if (!o.save_preset.empty() || o.print_command) return kc::save_preset_or_print_command(o);
+    return o.headless ? kc::run_headless(o) : kc::run_windowed(o);
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
-    if (argc > 1 && std::string_view(argv[1]) == "record") return kc::run_record_command(argc, argv);
     auto parsed = kc::parse_options(argc, argv);
     if (const int* exit_code = std::get_if<int>(&parsed)) return *exit_code;
-    const kc::Options& options = std::get<kc::Options>(parsed);
     try {
-        if (options.version) return std::fputs(kc::version_report().c_str(), stdout) < 0 ? 1 : 0;
-        if (options.list_gpus) return kc::print_gpu_list();
-        if (options.bench) return kc::run_bench(*options.bench);
-        if (!options.save_preset.empty() || options.print_command) return kc::save_preset_or_print_command(options);
-        return options.headless ? kc::run_headless(options) : kc::run_windowed(options);
+        return run(std::get<kc::Options>(parsed));
     } catch (const kc::ScriptError& e) { // a script that cannot run as written is bad input
         fmt::print(stderr, "kcanvas: {}\n", e.what());
         return 2;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -28,13 +29,13 @@ bool parse_size(const std::string& text, int& w, int& h) {
     return true;
 }
 
-// "--center X Y" becomes "--center=X,Y", so that values starting with '-' ("-0.5", "-inf") are not
-// taken for flags.
-std::vector<std::string> join_center_values(int argc, char** argv) {
+// "--center X Y" (and record's "--center-to X Y") becomes "--center=X,Y", so that values starting
+// with '-' ("-0.5", "-inf") are not taken for flags.
+std::vector<std::string> join_pair_values(int argc, char** argv) {
     std::vector<std::string> args(argv, argv + argc);
     for (std::size_t i = 1; i < args.size(); ++i) {
-        if (args[i] != "--center") continue;
-        std::string joined = "--center=";
+        if (args[i] != "--center" && args[i] != "--center-to") continue;
+        std::string joined = args[i] + "=";
         std::size_t taken = 0;
         for (; taken < 2 && i + 1 + taken < args.size() && args[i + 1 + taken].rfind("--", 0) != 0; ++taken)
             joined += (taken ? "," : "") + args[i + 1 + taken];
@@ -45,79 +46,107 @@ std::vector<std::string> join_center_values(int argc, char** argv) {
     return args;
 }
 
-// The flags read as text and checked once all are parsed, and the options they fill.
-struct Flags {
+// The picture's flags read as text and checked once all are parsed (the rest go straight into
+// Options). The top level and `record` both register them, into this one struct and one Options:
+// a command line gives them to one of the two (see misplaced_record), `command`.
+struct PictureFlags {
     std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels";
     std::string backend = "auto", present = "direct";
+    std::string gpu; // --gpu, bench's too
     bool tutorial = false;
     std::vector<std::string> center;
     std::vector<std::pair<std::string, std::string>> params; // (table name, the text given), in order
-    CLI::Option *op = nullptr, *size_option = nullptr, *block_option = nullptr, *grid_option = nullptr,
-                *mapping_option = nullptr, *view_option = nullptr, *ppt_option = nullptr;
+    const CLI::App* command = nullptr;                       // set after parsing
+    bool given(const std::string& flag) const { return command->count(flag) > 0; }
 };
 
-void add_input_flags(CLI::App& app, Options& o, Flags& f) {
-    f.op = app.add_option("--op", o.op, "Operation: " + op_names())->capture_default_str();
-    app.add_option("--kernel", o.kernel_path,
+// --gpu, for the window, headless, record and bench; checked after parsing.
+void add_gpu_flag(CLI::App& cmd, std::string& spec) {
+    cmd.add_option("--gpu", spec,
+                   "The CUDA GPU to paint with: its index, or a prefix of its name or UUID (see --list-gpus). "
+                   "Window: interop needs the GPU OpenGL runs on")
+        ->type_name("N|NAME|UUID");
+}
+
+void add_paint_flags(CLI::App& cmd, PictureFlags& f) {
+    cmd.add_option("--backend", f.backend, "cuda-interop, cuda-staged, cpu, or auto (the first that works)")
+        ->capture_default_str();
+    cmd.add_option("--present", f.present,
+                   "cuda-interop's way into the texture: pbo (pixel buffer + glTexSubImage2D), texture "
+                   "(cudaMemcpy2DToArray into the registered texture), surface (a copy kernel writes it) or direct "
+                   "(the op's kernel writes it, no copy, where nothing needs the pixels in memory)")
+        ->capture_default_str();
+}
+
+void add_input_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
+    cmd.add_option("--op", o.op, "Operation: " + op_names())->capture_default_str();
+    cmd.add_option("--kernel", o.kernel_path,
                    "Your own CUDA kernel, FILE.cu, compiled at start with NVRTC (implies --op user_kernel; "
                    "a starter by its bare name, e.g. waves.cu; see README \"Write your own kernel\")");
-    f.size_option = app.add_option("--size", f.size, "Canvas size WxH (default 800x800, or the size of --image)")
-                        ->capture_default_str();
-    app.add_option("--image", o.image,
+    cmd.add_option("--size", f.size, "Canvas size WxH (default 800x800, or the size of --image)")
+        ->capture_default_str();
+    cmd.add_option("--image", o.image,
                    "Input image A (PNG, JPEG, BMP, TGA). Without --size the canvas takes its size; otherwise it is "
                    "fitted to the canvas by nearest-neighbour resize, once on load");
-    app.add_option("--image2", o.image2, "Input image B (add, blend), fitted to the canvas likewise");
-    app.add_option("--preset", o.preset_path,
+    cmd.add_option("--image2", o.image2, "Input image B (add, blend), fitted to the canvas likewise");
+    cmd.add_option("--preset", o.preset_path,
                    "Start from this preset (JSON, see README \"Presets\"); the other flags given override it");
-    app.add_option("--save-preset", o.save_preset, "Write the picture these flags describe as a preset, then exit");
 }
 
 // One flag per parameter of the table (gpu/param_limits.h), read as text and checked after parsing.
-void add_param_flags(CLI::App& app, Flags& f) {
+void add_param_flags(CLI::App& cmd, PictureFlags& f) {
     for (const ParamSpec& s : kParams) {
         const std::string name(s.name);
         std::string help = fmt::format("{} ({}{}, default {})", s.help,
                                        s.has_choices() ? s.choice_list() : fmt::format("{:g}..{:g}", s.lo, s.hi),
                                        s.unit.empty() ? "" : " " + std::string(s.unit), param_text(s, OpParams{}));
         if (s.kind == ParamKind::Bool && !s.has_choices()) {
-            app.add_flag_callback(
+            cmd.add_flag_callback(
                 "--" + name, [&f, name] { f.params.emplace_back(name, "on"); }, std::string(s.help));
             continue;
         }
-        app.add_option_function<std::string>(
+        cmd.add_option_function<std::string>(
                "--" + name, [&f, name](const std::string& text) { f.params.emplace_back(name, text); }, help)
             ->type_name(s.has_choices() ? "NAME"
                         : s.whole()     ? "INT"
                                         : "FLOAT");
     }
-    app.add_option("--center", f.center, "mandelbrot/julia: --center-x and --center-y in one: X Y")
+    cmd.add_option("--center", f.center, "mandelbrot/julia: --center-x and --center-y in one: X Y")
         ->expected(2)
         ->delimiter(',')
         ->allow_extra_args(false);
 }
 
-void add_launch_flags(CLI::App& app, Options& o, Flags& f) {
-    f.block_option = app.add_option("--block", f.block, "Threads per block XxY (or XxYxZ)")->capture_default_str();
-    f.grid_option = app.add_option("--grid", f.grid, "Blocks per grid XxY, or auto (rounded up to cover the canvas)")
-                        ->capture_default_str();
-    f.ppt_option =
-        app.add_option("--pixels-per-thread", o.launch.pixels_per_thread,
-                       "1, or 4 with the 2d mapping: each thread paints 4 neighbours in x with one 16-byte store")
-            ->check(CLI::IsMember({1, 4}))
-            ->capture_default_str();
-    f.mapping_option = app.add_option("--mapping", f.mapping,
-                                      "Thread-to-pixel mapping: " + mapping_names() +
-                                          " (columns: 2d with x and y exchanged, so a warp writes down a column: "
-                                          "uncoalesced)")
-                           ->capture_default_str();
-    f.view_option = app.add_option("--view", f.view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")
-                        ->capture_default_str();
-    app.add_flag(
+void add_launch_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
+    cmd.add_option("--block", f.block, "Threads per block XxY (or XxYxZ)")->capture_default_str();
+    cmd.add_option("--grid", f.grid, "Blocks per grid XxY, or auto (rounded up to cover the canvas)")
+        ->capture_default_str();
+    cmd.add_option("--pixels-per-thread", o.launch.pixels_per_thread,
+                   "1, or 4 with the 2d mapping: each thread paints 4 neighbours in x with one 16-byte store")
+        ->check(CLI::IsMember({1, 4}))
+        ->capture_default_str();
+    cmd.add_option("--mapping", f.mapping,
+                   "Thread-to-pixel mapping: " + mapping_names() +
+                       " (columns: 2d with x and y exchanged, so a warp writes down a column: uncoalesced)")
+        ->capture_default_str();
+    cmd.add_option("--view", f.view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")
+        ->capture_default_str();
+    cmd.add_flag(
         "--tutorial", f.tutorial,
         "The PyCUDA tutorial's launch: block 50x20, grid 80x8, linear mapping (overrides --block/--grid/--mapping)");
 }
 
-void add_run_flags(CLI::App& app, Options& o, Flags& f) {
+// Everything that decides the picture and what paints it: the top level's and record's.
+void add_picture_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
+    add_paint_flags(cmd, f);
+    add_input_flags(cmd, o, f);
+    add_param_flags(cmd, f);
+    add_launch_flags(cmd, o, f);
+    add_gpu_flag(cmd, f.gpu);
+}
+
+// The top level's own: how to run (headless, what to write, when to exit).
+void add_run_flags(CLI::App& app, Options& o) {
     app.add_flag("--headless", o.headless, "Render without a window (EGL on the GPU's device platform)");
     app.add_option("--frames", o.frames, "Headless: frames to render (timings are over these)")
         ->check(CLI::Range(1, 1000000))
@@ -131,13 +160,7 @@ void add_run_flags(CLI::App& app, Options& o, Flags& f) {
     app.add_flag("--json", o.json, "Headless: print the timings as JSON");
     app.add_flag("--print-command", o.print_command,
                  "Print the kcanvas command that paints the picture these flags (and --preset) describe, then exit");
-    app.add_option("--backend", f.backend, "cuda-interop, cuda-staged, cpu, or auto (the first that works)")
-        ->capture_default_str();
-    app.add_option("--present", f.present,
-                   "cuda-interop's way into the texture: pbo (pixel buffer + glTexSubImage2D), texture "
-                   "(cudaMemcpy2DToArray into the registered texture), surface (a copy kernel writes it) or direct "
-                   "(the op's kernel writes it, no copy, where nothing needs the pixels in memory)")
-        ->capture_default_str();
+    app.add_option("--save-preset", o.save_preset, "Write the picture these flags describe as a preset, then exit");
 }
 
 void add_window_flags(CLI::App& app, Options& o) {
@@ -157,24 +180,62 @@ constexpr const char* kDataFooter =
     "$XDG_DATA_HOME/kcanvas;\nsaved pictures: the folder `xdg-user-dir PICTURES` names, else the working "
     "directory.";
 
-// --version and where data and user files are: main prints the version, parsing probes no hardware.
+// --version, --list-gpus and where data and user files are: main prints them, parsing probes no
+// hardware. Added last: a command made after the footer would show it too.
 void add_about_flags(CLI::App& app, Options& o) {
+    app.add_flag("--list-gpus", o.list_gpus,
+                 "List the CUDA GPUs, their EGL devices and whether interop works; then exit");
     app.add_flag("--version", o.version,
                  "Version, git commit, CUDA toolkit and architectures built for; whether NVRTC, EGL and a GPU are "
                  "available here; where the data was found");
     app.footer(kDataFooter);
 }
 
-// --gpu (for the window, headless and bench) and --list-gpus; the GPU is checked after parsing.
-CLI::Option* add_gpu_flags(CLI::App& app, CLI::App& bench, std::string& spec, bool& list) {
-    const std::string help = "The CUDA GPU to paint with: its index, or a prefix of its name or UUID "
-                             "(see --list-gpus). Window: interop needs the GPU OpenGL runs on";
-    bench.add_option("--gpu", spec, help)->type_name("N|NAME|UUID");
-    app.add_flag("--list-gpus", list, "List the CUDA GPUs, their EGL devices and whether interop works; then exit");
-    return app.add_option("--gpu", spec, help)->type_name("N|NAME|UUID");
+CLI::App* add_record_command(CLI::App& app, RecordFlags& f) {
+    CLI::App* cmd = app.add_subcommand(
+        "record", "A GIF, MP4, WebM or PNG sequence of any op, view and overlay, headless. The picture's flags\n"
+                  "are kcanvas's own (--op, --size, --view, --tutorial, --block, ...). Frame n is painted at\n"
+                  "t = n / fps: the same file on every run.");
+    cmd->add_option("--out", f.out,
+                    "The recording: NAME.gif, NAME.mp4, NAME.webm (those two need ffmpeg), or a folder (NAME/) "
+                    "for frame-00000.png ...")
+        ->required();
+    cmd->add_option("--fps", f.fps, "Frames per second; frame n is painted at t = n / fps (1..240, GIF 50 at most)")
+        ->capture_default_str();
+    auto* frames = cmd->add_option("--frames", f.frames, "How many frames (default: 5 seconds' worth)")
+                       ->check(CLI::Range(1, 100000));
+    cmd->add_option("--seconds", f.seconds, "How long, instead of --frames")
+        ->check(CLI::Range(0.001, 3600.0))
+        ->excludes(frames);
+    cmd->add_flag("--step", f.step, "Step mode: the blocks paint one after another in launch order");
+    cmd->add_option("--blocks-per-second", f.blocks_per_second,
+                    "Step mode's pace (default: every block painted by 90% of the recording)")
+        ->check(CLI::Range(0.001, 1e9));
+    cmd->add_option("--sweep", f.sweeps,
+                    "A parameter from one value to the other over the recording, shown in the caption: "
+                    "weight=0:1, cell=, level=, radius=, iter=, zoom=1:1000 (geometric), block=8x8:64x16");
+    cmd->add_option("--center-to", f.center_to, "With --sweep zoom=..: the centre X Y the zoom ends on")
+        ->expected(2)
+        ->delimiter(',');
+    cmd->add_option("--speed", f.speed, "Animation time per recorded second (the window's speed factor)")
+        ->check(CLI::Range(0.1, 8.0))
+        ->capture_default_str();
+    cmd->add_option("--start", f.start, "t of the first frame, seconds")->check(CLI::Range(0.0, 1e6));
+    cmd->add_flag("--outlines", f.outlines, "Draw every block's boundary");
+    cmd->add_option("--inspect", f.inspect, "Pin the inspector on pixel X,Y (its box and tooltip)")
+        ->expected(2)
+        ->delimiter(',');
+    cmd->add_flag("--no-tint", f.no_tint, "No red tint over pixels written more than once");
+    cmd->add_flag("--no-legend", f.no_legend, "No legend of the view's colours");
+    cmd->add_flag("--no-caption", f.no_caption, "No caption (launch, mapping formula, what moves)");
+    cmd->add_flag("--plain", f.plain, "The canvas alone, as --headless --out writes it: no overlays");
+    // The top level's other flags (--json, --script, --watchdog, ...) fall through to it: `kcanvas
+    // record` has always accepted them, and ignores them.
+    cmd->fallthrough();
+    return cmd;
 }
 
-CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench) {
+CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench, std::string& gpu) {
     CLI::App* cmd = app.add_subcommand(
         "bench", "Time every op x size x backend x present path (CUDA events, warm-up, medians) next to a "
                  "device-to-device copy of the same bytes; prints a table, writes CSV and JSON");
@@ -209,13 +270,14 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench) {
     cmd->add_option("--csv", bench.csv, "CSV output file")->capture_default_str();
     cmd->add_option("--json-out", bench.json, "JSON output file")->capture_default_str();
     cmd->add_flag("--sweep-blocks", bench.sweep_blocks, "Time every block shape per op and size; print the best");
+    add_gpu_flag(*cmd, gpu); // one spec with the top level's: `kcanvas --gpu 1 bench` benches GPU 1
     return cmd;
 }
 
 using Refusal = std::optional<std::string>; // why the flags cannot run, as kcanvas prints it
 
 // --preset's picture under the flags: a flag given with it replaces what the preset says.
-Refusal apply_preset_file(Options& o, const Flags& f) {
+Refusal apply_preset_file(Options& o, const PictureFlags& f) {
     if (o.preset_path.empty()) return std::nullopt;
     Preset p;
     std::vector<std::string> warnings;
@@ -223,14 +285,14 @@ Refusal apply_preset_file(Options& o, const Flags& f) {
     for (const std::string& w : warnings) fmt::print(stderr, "kcanvas: warning: --preset {}\n", w);
     const Options given = o; // the flags CLI11 set in place
     apply_preset(p, o);
-    if (f.op->count() > 0) o.op = given.op;
+    if (f.given("--op")) o.op = given.op;
     if (!given.image.empty()) o.image = given.image, o.image2 = given.image2;
-    if (f.ppt_option->count() > 0) o.launch.pixels_per_thread = given.launch.pixels_per_thread;
+    if (f.given("--pixels-per-thread")) o.launch.pixels_per_thread = given.launch.pixels_per_thread;
     return std::nullopt;
 }
 
 // The table's parameters, in the order given (the last of a name wins), and --center.
-Refusal apply_params(Options& o, const Flags& f) {
+Refusal apply_params(Options& o, const PictureFlags& f) {
     bool centred = !o.preset_path.empty();
     for (const auto& [name, text] : f.params) {
         if (auto e = set_param_text(o.params, name, text)) return "--" + *e;
@@ -245,7 +307,7 @@ Refusal apply_params(Options& o, const Flags& f) {
     return std::nullopt;
 }
 
-// --gpu N|NAME|UUID: the one CUDA device it names, for the window, headless and bench.
+// --gpu N|NAME|UUID: the one CUDA device it names, for the window, headless, record and bench.
 Refusal apply_gpu(const std::string& spec, Options& o, BenchOptions& bench) {
     GpuChoice choice = resolve_gpu_option(spec);
     if (!choice.index) return std::move(choice.error);
@@ -253,19 +315,19 @@ Refusal apply_gpu(const std::string& spec, Options& o, BenchOptions& bench) {
     return std::nullopt;
 }
 
-Refusal apply_op(Options& o, const Flags& f) {
+Refusal apply_op(Options& o, const PictureFlags& f) {
     if (o.image.empty() && !o.image2.empty()) return "--image2 needs --image";
     // A bare name not found here is looked up among the shipped samples: --image rose.jpg, --kernel waves.cu.
     o.image = resolve_data_file(o.image, "images"), o.image2 = resolve_data_file(o.image2, "images");
     o.kernel_path = resolve_data_file(o.kernel_path, "kernels");
     if (!o.kernel_path.empty()) {
-        if (f.op->count() > 0 && o.op != "user_kernel")
+        if (f.given("--op") && o.op != "user_kernel")
             return fmt::format("--kernel runs your kernel as op user_kernel: drop --op {}", o.op);
         o.op = "user_kernel";
         if (auto e = read_text_file(o.kernel_path, o.kernel_source)) return "--kernel: " + *e;
     }
     if (!find_op(o.op)) return fmt::format("unknown --op '{}': choose one of {}", o.op, op_names());
-    if (f.size_option->count() > 0) {
+    if (f.given("--size")) {
         o.size_given = true;
         if (!parse_size(f.size, o.width, o.height)) return fmt::format("--size '{}' is not WxH, e.g. 800x800", f.size);
     }
@@ -273,24 +335,24 @@ Refusal apply_op(Options& o, const Flags& f) {
     return std::nullopt;
 }
 
-Refusal apply_launch(Options& o, const Flags& f) {
-    if (f.block_option->count() > 0) {
+Refusal apply_launch(Options& o, const PictureFlags& f) {
+    if (f.given("--block")) {
         const auto b = parse_dim3(f.block);
         if (!b) return fmt::format("--block '{}' is not XxY or XxYxZ, e.g. 32x8", f.block);
         o.launch.block = *b;
     }
-    if (f.grid_option->count() > 0) {
+    if (f.given("--grid")) {
         o.launch.auto_grid = f.grid == "auto";
         const auto g = parse_dim3(f.grid);
         if (!o.launch.auto_grid && !g) return fmt::format("--grid '{}' is not XxY, XxYxZ or auto", f.grid);
         if (g) o.launch.grid = *g;
     }
-    if (f.mapping_option->count() > 0) {
+    if (f.given("--mapping")) {
         const auto m = parse_mapping(f.mapping);
         if (!m) return fmt::format("unknown --mapping '{}': choose one of {}", f.mapping, mapping_names());
         o.launch.mapping = *m;
     }
-    if (f.view_option->count() > 0) {
+    if (f.given("--view")) {
         const auto v = parse_view(f.view);
         if (!v)
             return fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear or sm", f.view);
@@ -300,7 +362,7 @@ Refusal apply_launch(Options& o, const Flags& f) {
     return std::nullopt;
 }
 
-Refusal apply_run(Options& o, const Flags& f) {
+Refusal apply_run(Options& o, const PictureFlags& f) {
     if (f.backend != "auto") {
         o.backend = parse_backend(f.backend);
         if (!o.backend)
@@ -318,54 +380,99 @@ Refusal apply_run(Options& o, const Flags& f) {
     return std::nullopt;
 }
 
+// The top level and the commands it may run instead of the window or headless.
+struct Commands {
+    const CLI::App* top;
+    CLI::App* record;
+    CLI::App* bench;
+};
+
+// `record` takes the whole command line, as when main handed it argv. CLI11 would also take it
+// later on the line (`kcanvas --op blend record`, `bench record`), twice, followed by `bench`, or
+// with flags after a `--` (which ends a command, handing the rest to the top level): all of these
+// were refused, and are.
+Refusal misplaced_record(const Commands& commands, char** argv) {
+    const CLI::App& record = *commands.record;
+    if (!record.parsed()) return std::nullopt;
+    bool alone = argv[1] == std::string_view("record") && record.count() == 1 && !commands.bench->parsed();
+    for (const CLI::Option* flag : record.get_options()) { // the top level reads none of record's flags
+        const CLI::Option* same = commands.top->get_option_no_throw(flag->get_name());
+        alone = alone && (!same || same->count() == 0);
+    }
+    if (alone) return std::nullopt;
+    return "record takes the whole command line: kcanvas record [OPTIONS] (see kcanvas record --help)";
+}
+
+// Reads the whole command line into the flags' variables; the exit code when it cannot be read or
+// --help was asked for.
+std::optional<int> parse_command_line(CLI::App& app, const Commands& commands, int argc, char** argv) {
+    try {
+        std::vector<std::string> args = join_pair_values(argc, argv);
+        std::reverse(args.begin() + 1, args.end()); // CLI11 takes the arguments last first
+        args.erase(args.begin());
+        app.parse(args);
+    } catch (const CLI::CallForHelp&) {
+        std::fputs(app.help().c_str(), stdout); // the help of the command given, if any
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        if (auto refusal = misplaced_record(commands, argv)) { // that, not what CLI11 made of the rest
+            fmt::print(stderr, "kcanvas: {}\n", *refusal);
+        } else {
+            const char* name = commands.record->parsed() ? "kcanvas record" : "kcanvas";
+            fmt::print(stderr, "{}: {}\nRun {} --help for the options.\n", name, e.what(), name);
+        }
+        return 2;
+    }
+    return std::nullopt;
+}
+
+// What the parsed flags ask for, checked and resolved into `o` (and `bench`); why not, if they cannot run.
+Refusal resolve(Options& o, PictureFlags& f, RecordFlags& record, BenchOptions& bench, const Commands& commands) {
+    const bool recording = commands.record->parsed();
+    f.command = recording ? commands.record : commands.top;
+    if (f.given("--gpu") || commands.bench->count("--gpu") > 0) {
+        if (auto refusal = apply_gpu(f.gpu, o, bench)) return refusal; // nothing more to check: the GPU is not here
+    }
+    if (commands.bench->parsed()) {
+        // A missing folder is found now, not after the whole benchmark has run.
+        if (auto e = output_path_error(bench.csv)) return "--csv: " + *e;
+        if (auto e = output_path_error(bench.json)) return "--json-out: " + *e;
+        o.bench = bench;
+        return std::nullopt;
+    }
+    if (recording) {
+        o.record = record;
+        o.headless = true; // it renders headless: the top level's --json, falling through, is accepted as ever
+    }
+    Refusal refusal = apply_preset_file(o, f);
+    for (auto step : {apply_op, apply_params, apply_launch, apply_run})
+        if (!refusal) refusal = step(o, f);
+    return refusal;
+}
+
 } // namespace
 
 std::variant<Options, int> parse_options(int argc, char** argv) {
     Options o;
-    Flags f;
+    PictureFlags f;
+    RecordFlags record;
+    BenchOptions bench;
     CLI::App app{"kcanvas — CUDA kernels paint an OpenGL canvas live; a Dear ImGui panel sets the launch.\n"
                  "Without --headless it opens a window. Exit codes: 0 ok, 1 no usable GPU/display/EGL,\n"
                  "2 bad input (unknown op, malformed flag, a launch the device cannot run, a --kernel that is\n"
                  "missing or does not compile); 1 also when a kernel faults on the GPU (its source is saved).\n"
                  "kcanvas record --help: GIF, MP4, WebM or PNG-sequence recordings.",
                  "kcanvas"};
-    add_run_flags(app, o, f);
-    add_input_flags(app, o, f);
-    add_param_flags(app, f);
-    add_launch_flags(app, o, f);
+    add_run_flags(app, o);
+    add_picture_flags(app, o, f);
     add_window_flags(app, o);
-    BenchOptions bench;
-    CLI::App* bench_cmd = add_bench_command(app, bench);
-    std::string gpu;
-    CLI::Option* gpu_option = add_gpu_flags(app, *bench_cmd, gpu, o.list_gpus);
+    const Commands commands{&app, add_record_command(app, record), add_bench_command(app, bench, f.gpu)};
+    add_picture_flags(*commands.record, o, f);
     add_about_flags(app, o);
-    try {
-        std::vector<std::string> args = join_center_values(argc, argv);
-        std::reverse(args.begin() + 1, args.end()); // CLI11 takes the arguments last first
-        args.erase(args.begin());
-        app.parse(args);
-    } catch (const CLI::CallForHelp& e) {
-        std::fputs(app.help().c_str(), stdout);
-        return 0;
-    } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "kcanvas: {}\nRun kcanvas --help for the options.\n", e.what());
-        return 2;
-    }
-    if (o.version) return o;
-    const bool gpu_given = gpu_option->count() > 0 || bench_cmd->get_option("--gpu")->count() > 0;
-    Refusal refusal = gpu_given ? apply_gpu(gpu, o, bench) : std::nullopt;
-    if (refusal) {
-        // nothing more to check: the GPU named is not here
-    } else if (bench_cmd->parsed()) {
-        // A missing folder is found now, not after the whole benchmark has run.
-        if (auto e = output_path_error(bench.csv)) refusal = "--csv: " + *e;
-        if (auto e = output_path_error(bench.json); e && !refusal) refusal = "--json-out: " + *e;
-        o.bench = bench;
-    } else {
-        refusal = apply_preset_file(o, f);
-        for (auto step : {apply_op, apply_params, apply_launch, apply_run})
-            if (!refusal) refusal = step(o, f);
-    }
+    if (const auto code = parse_command_line(app, commands, argc, argv)) return *code;
+    Refusal refusal = misplaced_record(commands, argv);
+    if (!refusal && o.version && !commands.record->parsed()) return o; // main prints it; nothing else is checked
+    if (!refusal) refusal = resolve(o, f, record, bench, commands);
     if (refusal) {
         fmt::print(stderr, "kcanvas: {}\n", *refusal);
         return 2;

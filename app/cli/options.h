@@ -1,11 +1,13 @@
 #pragma once
-// Command-line options of kcanvas, parsed with CLI11.
+// The command line of kcanvas, parsed once with CLI11: the top level (the window, --headless,
+// --version, ...) and its commands `record` and `bench`.
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 
 #include "app/cli/bench.h"
+#include "app/cli/record.h"
 #include "app/core/preset.h"
 #include "gpu/launch_config.h"
 #include "gpu/paint_job.h"
@@ -34,6 +36,7 @@ struct Options {
     std::string kernel_path;           // --kernel: the user's .cu file (implies --op user_kernel)
     std::string kernel_source;         // its text, read while parsing (a missing file is bad input)
     std::optional<BenchOptions> bench; // `kcanvas bench ...`
+    std::optional<RecordFlags> record; // `kcanvas record ...`, of the picture the other fields describe
     bool version = false;              // --version: print version_report() (version.h) and exit
     std::optional<int> gpu;            // --gpu: the CUDA device, checked (nullopt: GL's, or device 0)
     bool list_gpus = false;            // --list-gpus
@@ -46,8 +49,9 @@ struct Options {
     std::optional<double> canvas_zoom;
 };
 
-// Parses argv. On --help, or a malformed or unknown flag, prints what is needed and returns the
-// exit code (0 for help, 2 for bad usage) instead of Options.
+// Parses argv, the top level's flags or a command's (`record`, `bench`), and checks them. On --help,
+// or a malformed, unknown or refused flag, prints what is needed and returns the exit code (0 for
+// help, 2 for bad usage) instead of Options.
 std::variant<Options, int> parse_options(int argc, char** argv);
 
 // The paint job the options describe; the op name must be known (parse_options checks it).

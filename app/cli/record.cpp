@@ -3,7 +3,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <atomic>
@@ -29,69 +28,11 @@ namespace kc {
 
 namespace {
 
-// What `kcanvas record` takes besides the picture's flags, which kcanvas --help lists.
-struct RecordFlags {
-    std::string out;
-    double fps = 30;
-    int frames = 0;
-    double seconds = 0;
-    bool step = false, outlines = false, no_tint = false, no_legend = false, no_caption = false, plain = false;
-    double blocks_per_second = 0, speed = 1, start = 0;
-    std::vector<std::string> sweeps, center_to, inspect;
-};
-
 // Ctrl+C ends the recording cleanly: the temporary file goes, nothing is left half-written.
 std::atomic<bool> g_interrupted{false};
 void on_interrupt(int) { g_interrupted = true; }
 
-// "--center-to X Y" becomes "--center-to=X,Y" (values may start with '-').
-std::vector<std::string> join_pairs(int argc, char** argv) {
-    std::vector<std::string> args(argv + 2, argv + argc);
-    for (std::size_t i = 0; i + 2 < args.size(); ++i) {
-        if (args[i] != "--center-to") continue;
-        args[i] = fmt::format("--center-to={},{}", args[i + 1], args[i + 2]);
-        args.erase(args.begin() + std::ptrdiff_t(i) + 1, args.begin() + std::ptrdiff_t(i) + 3);
-    }
-    return args;
-}
-
-void add_flags(CLI::App& app, RecordFlags& f) {
-    app.add_option("--out", f.out,
-                   "The recording: NAME.gif, NAME.mp4, NAME.webm (those two need ffmpeg), or a folder (NAME/) "
-                   "for frame-00000.png ...")
-        ->required();
-    app.add_option("--fps", f.fps, "Frames per second; frame n is painted at t = n / fps (1..240, GIF 50 at most)")
-        ->capture_default_str();
-    auto* frames = app.add_option("--frames", f.frames, "How many frames (default: 5 seconds' worth)")
-                       ->check(CLI::Range(1, 100000));
-    app.add_option("--seconds", f.seconds, "How long, instead of --frames")
-        ->check(CLI::Range(0.001, 3600.0))
-        ->excludes(frames);
-    app.add_flag("--step", f.step, "Step mode: the blocks paint one after another in launch order");
-    app.add_option("--blocks-per-second", f.blocks_per_second,
-                   "Step mode's pace (default: every block painted by 90% of the recording)")
-        ->check(CLI::Range(0.001, 1e9));
-    app.add_option("--sweep", f.sweeps,
-                   "A parameter from one value to the other over the recording, shown in the caption: "
-                   "weight=0:1, cell=, level=, radius=, iter=, zoom=1:1000 (geometric), block=8x8:64x16");
-    app.add_option("--center-to", f.center_to, "With --sweep zoom=..: the centre X Y the zoom ends on")
-        ->expected(2)
-        ->delimiter(',');
-    app.add_option("--speed", f.speed, "Animation time per recorded second (the window's speed factor)")
-        ->check(CLI::Range(0.1, 8.0))
-        ->capture_default_str();
-    app.add_option("--start", f.start, "t of the first frame, seconds")->check(CLI::Range(0.0, 1e6));
-    app.add_flag("--outlines", f.outlines, "Draw every block's boundary");
-    app.add_option("--inspect", f.inspect, "Pin the inspector on pixel X,Y (its box and tooltip)")
-        ->expected(2)
-        ->delimiter(',');
-    app.add_flag("--no-tint", f.no_tint, "No red tint over pixels written more than once");
-    app.add_flag("--no-legend", f.no_legend, "No legend of the view's colours");
-    app.add_flag("--no-caption", f.no_caption, "No caption (launch, mapping formula, what moves)");
-    app.add_flag("--plain", f.plain, "The canvas alone, as --headless --out writes it: no overlays");
-}
-
-// Flags into a plan; the picture's flags went through parse_options. Exit code, or 0.
+// Flags into a plan for the picture `o` describes. Exit code, or 0.
 int make_plan(const RecordFlags& f, const Options& o, RecordPlan& plan) {
     auto fail = [](const std::string& m) {
         fmt::print(stderr, "kcanvas record: {}\n", m);
@@ -216,39 +157,9 @@ int record_without_gl(const RecordFlags& f, const RecordPlan& plan, SourceImages
     });
 }
 
-// The record flags into `f`, the rest (the picture's flags) into `rest`; an exit code for help
-// or an error.
-std::optional<int> parse_record_flags(int argc, char** argv, RecordFlags& f, std::vector<std::string>& rest) {
-    CLI::App app{"kcanvas record: a GIF, MP4, WebM or PNG sequence of any op, view and overlay, headless.\n"
-                 "Every flag of `kcanvas --help` that sets the picture works here too (--op, --size, --view,\n"
-                 "--tutorial, --block, ...). Frame n is painted at t = n / fps: the same file on every run.",
-                 "kcanvas record"};
-    add_flags(app, f);
-    app.allow_extras();
-    try {
-        std::vector<std::string> args = join_pairs(argc, argv);
-        std::reverse(args.begin(), args.end());
-        app.parse(args);
-        rest = app.remaining();
-    } catch (const CLI::CallForHelp&) {
-        std::fputs(app.help().c_str(), stdout);
-        return 0;
-    } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "kcanvas record: {}\nRun kcanvas record --help for the options.\n", e.what());
-        return 2;
-    }
-    return std::nullopt;
-}
-
-// The picture's flags, read as `kcanvas --headless` reads them, and its images loaded and fitted.
-std::variant<int, Options> picture_options(const std::vector<std::string>& rest, SourceImages& sources) {
-    std::vector<std::string> picture_args = {"kcanvas", "--headless"};
-    picture_args.insert(picture_args.end(), rest.begin(), rest.end());
-    std::vector<char*> picture_argv;
-    for (std::string& a : picture_args) picture_argv.push_back(a.data());
-    auto parsed = parse_options(int(picture_argv.size()), picture_argv.data());
-    if (const int* code = std::get_if<int>(&parsed)) return *code;
-    Options o = std::get<Options>(parsed);
+// The picture's images loaded and fitted; without --size the canvas takes image A's size. An exit
+// code when one cannot be read.
+std::optional<int> load_images(Options& o, SourceImages& sources) {
     for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
         if (path->empty()) continue;
         if (auto e = sources.load(slot, *path)) {
@@ -258,7 +169,7 @@ std::variant<int, Options> picture_options(const std::vector<std::string>& rest,
     }
     if (sources.loaded(0) && !o.size_given) o.width = sources.original(0).width, o.height = sources.original(0).height;
     sources.fit(o.width, o.height);
-    return o;
+    return std::nullopt;
 }
 
 // Renders the plan through EGL (CUDA on --gpu's device, or the emulator), or without GL when only
@@ -294,14 +205,10 @@ int record_plan(const RecordFlags& f, const RecordPlan& plan, const Options& o, 
 
 } // namespace
 
-int run_record_command(int argc, char** argv) {
-    RecordFlags f;
-    std::vector<std::string> rest;
-    if (const auto code = parse_record_flags(argc, argv, f, rest)) return *code;
+int run_record(const RecordFlags& f, const Options& picture) {
+    Options o = picture;
     SourceImages sources;
-    auto picture = picture_options(rest, sources);
-    if (const int* code = std::get_if<int>(&picture)) return *code;
-    const Options& o = std::get<Options>(picture);
+    if (const auto code = load_images(o, sources)) return *code;
     RecordPlan plan;
     if (const int code = make_plan(f, o, plan)) return code;
     return record_plan(f, plan, o, sources);

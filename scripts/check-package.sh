@@ -34,7 +34,11 @@ if compgen -G "/var/lib/apt/lists/*_Packages*" >/dev/null; then
 fi
 
 cd "$scratch/cwd"
-run() { env -i PATH=/usr/bin:/bin HOME="$scratch/home" XDG_DATA_DIRS=/nonexistent "$kcanvas" "$@"; }
+# A sanitizer build (the clean root packages CI's ASan tree) keeps the sanitizer's options.
+run() {
+  env -i PATH=/usr/bin:/bin HOME="$scratch/home" XDG_DATA_DIRS=/nonexistent ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} \
+    "$kcanvas" "$@"
+}
 version=$(run --version)
 echo "$version"
 grep -q "^data: $scratch/root/usr/share/kcanvas$" <<<"$version" || fail "the unpacked binary did not find its data"

@@ -21,9 +21,9 @@
 #include "render/backend.h"
 #include "render/canvas.h"
 #include "render/gl_timer.h"
+#include "render/io/source_images.h"
 #include "render/present_cpu.h"
 #include "render/present_path.h"
-#include "render/source_images.h"
 
 namespace kc {
 

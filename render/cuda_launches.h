@@ -13,8 +13,8 @@
 #include "gpu/ops/op_base.h"
 #include "gpu/paint_job.h"
 #include "gpu/user_kernel.h"
+#include "render/io/source_images.h"
 #include "render/present_path.h"
-#include "render/source_images.h"
 #include "render/writer_record.h"
 
 namespace kc {

@@ -21,9 +21,9 @@
 #include "render/backend.h"
 #include "render/canvas.h"
 #include "render/gl_timer.h"
+#include "render/io/source_images.h"
 #include "render/present_cpu.h"
 #include "render/present_path.h"
-#include "render/source_images.h"
 
 namespace kc {
 
@@ -34,6 +34,11 @@ struct DeviceSummary {
 
 class WriterRecord;
 struct OpInfo;
+struct PainterCuda; // FramePainter's CUDA side (render/frame_painter_cuda.h)
+struct PainterCudaDeleter {
+    void operator()(PainterCuda* cuda) const;
+};
+using PainterCudaPtr = std::unique_ptr<PainterCuda, PainterCudaDeleter>;
 
 class FramePainter {
 public:
@@ -104,15 +109,13 @@ public:
     const DeviceInfo* device_info() const;
 
 private:
-    struct Cuda; // CudaLaunches and the CUDA present paths (CUDA builds only)
     class CpuKernels;
-    class CudaKernels;
     std::optional<std::string> attach_sources(const SourceImages& sources, const Canvas& canvas, PaintJob& run);
     PresentPath& present_path();
     FrameRoute route_for(const OpInfo& op, const PaintJob& job, const ResolvedLaunch& resolved);
     std::string user_code_advice() const;
 
-    std::unique_ptr<Cuda> cuda_;
+    PainterCudaPtr cuda_; // CudaLaunches and the CUDA present paths; null without CUDA
     CpuGridEmulator emulator_;
     CpuPresent cpu_present_;
     Backend backend_ = Backend::Cpu;

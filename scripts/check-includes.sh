@@ -9,7 +9,9 @@
 #     ui     -> record, core
 #     record -> core
 #     core   -> (gpu/ and render/ only)
-#   and app/core/ and app/record/ include no ImGui or GLFW header: they are the model, no window.
+#   and app/core/ and app/record/ include no ImGui or GLFW header: they are the model, no window;
+#   render/io/ (image files, no GL) includes nothing of render/ outside itself, and no GL, EGL,
+#   GLFW or glad header.
 # (gpu/check_layer.cmake, run by every build, keeps GL, window and UI headers out of gpu/.)
 #   scripts/check-includes.sh
 set -euo pipefail
@@ -35,6 +37,8 @@ while IFS=: read -r file line name; do
     complain "$file:$line" "#include \"$name\" must name its layer from the repository root (e.g. \"gpu/registry.h\")"
   elif [[ $file == gpu/* && $name == @(render|app)/* ]] || [[ $file == render/* && $name == app/* ]]; then
     complain "$file:$line" "#include \"$name\" points up the layers (app -> render -> gpu)"
+  elif [[ $file == render/io/* && $name == render/* && $name != render/io/* ]]; then
+    complain "$file:$line" "#include \"$name\": render/io/ includes nothing of render/ outside itself (it has no GL)"
   elif [[ $file == app/* && $name == app/* ]]; then
     from=$(room_of "$file") to=$(room_of "$name")
     [ -n "$from" ] || continue
@@ -51,5 +55,10 @@ done < <(git ls-files 'app/*' 'gpu/*' 'render/*' 'tests/*' 'bench/*' | grep -E '
 while IFS=: read -r file line text; do
   complain "$file:$line" "$text: app/core/ and app/record/ include no ImGui or GLFW header"
 done < <(git ls-files 'app/core/*' 'app/record/*' | xargs grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](imgui|GLFW/|backends/imgui)' || true)
+# Image files build without GL: kc_io links no GL, EGL, GLFW or glad.
+while IFS=: read -r file line text; do
+  complain "$file:$line" "$text: render/io/ includes no GL, EGL, GLFW or glad header"
+done < <(git ls-files 'render/io/*' | grep -E '\.(h|cpp)$' |
+  xargs -r grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](glad/|GL/|GLES[0-9]*/|EGL/|GLFW/|cuda_gl_interop)' || true)
 if ((bad)); then echo "includes: $bad to mend" >&2; exit 1; fi
 echo "includes: every project include names its layer, and none points up"

@@ -15,10 +15,10 @@
 #include "gpu/ops/roofline.h"
 #include "gpu/registry.h"
 #include "gpu/user_kernel.h"
-#include "render/atomic_file.h"
 #include "render/gl_context.h"
 #include "render/gl_timer.h"
-#include "render/source_images.h"
+#include "render/io/atomic_file.h"
+#include "render/io/source_images.h"
 #ifdef KC_HAVE_CUDA
 #include "gpu/copy_bandwidth.h"
 #include "gpu/cuda_device.h"

@@ -16,8 +16,8 @@
 #include "render/canvas.h"
 #include "render/frame_painter.h"
 #include "render/gl_context.h"
-#include "render/image_io.h"
-#include "render/source_images.h"
+#include "render/io/image_io.h"
+#include "render/io/source_images.h"
 #ifdef KC_HAVE_CUDA
 #include "gpu/cuda_device.h"
 #endif

@@ -13,9 +13,9 @@
 #include "app/core/preset.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
-#include "render/atomic_file.h"
-#include "render/image_io.h"
-#include "render/source_images.h"
+#include "render/io/atomic_file.h"
+#include "render/io/image_io.h"
+#include "render/io/source_images.h"
 
 namespace kc {
 

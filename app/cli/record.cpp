@@ -19,7 +19,7 @@
 #include "gpu/cpu_emulator.h"
 #include "gpu/registry.h"
 #include "render/gl_context.h"
-#include "render/source_images.h"
+#include "render/io/source_images.h"
 #ifdef KC_HAVE_CUDA
 #include "gpu/cuda_device.h"
 #endif

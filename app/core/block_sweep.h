@@ -10,7 +10,7 @@
 #include "gpu/paint_job.h"
 #include "render/canvas.h"
 #include "render/frame_painter.h"
-#include "render/source_images.h"
+#include "render/io/source_images.h"
 
 namespace kc {
 

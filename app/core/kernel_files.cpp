@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "app/core/user_dirs.h"
-#include "render/atomic_file.h"
+#include "render/io/atomic_file.h"
 
 namespace kc {
 

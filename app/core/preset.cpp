@@ -9,7 +9,7 @@
 #include "gpu/paint_job.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
-#include "render/atomic_file.h"
+#include "render/io/atomic_file.h"
 
 namespace kc {
 

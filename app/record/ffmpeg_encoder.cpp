@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "app/record/frame_encoder.h"
-#include "render/atomic_file.h"
+#include "render/io/atomic_file.h"
 
 extern char** environ;
 

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "render/atomic_file.h"
-#include "render/image_io.h"
+#include "render/io/atomic_file.h"
+#include "render/io/image_io.h"
 
 namespace kc {
 

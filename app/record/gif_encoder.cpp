@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "app/record/frame_encoder.h"
-#include "render/atomic_file.h"
+#include "render/io/atomic_file.h"
 
 namespace kc {
 

@@ -23,7 +23,7 @@
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "gpu/thread_of_pixel.h"
-#include "render/image_io.h"
+#include "render/io/image_io.h"
 
 namespace kc {
 

@@ -15,7 +15,7 @@
 #include "gpu/launch_config.h"
 #include "gpu/paint_job.h"
 #include "render/backend.h"
-#include "render/source_images.h"
+#include "render/io/source_images.h"
 
 namespace kc {
 

@@ -13,7 +13,7 @@
 #include "app/core/kernel_files.h"
 #include "app/core/user_dirs.h"
 #include "gpu/registry.h"
-#include "render/image_io.h"
+#include "render/io/image_io.h"
 
 namespace kc {
 

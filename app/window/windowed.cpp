@@ -37,7 +37,7 @@
 #include "render/canvas.h"
 #include "render/frame_painter.h"
 #include "render/gl_context.h"
-#include "render/image_io.h"
+#include "render/io/image_io.h"
 
 namespace kc {
 

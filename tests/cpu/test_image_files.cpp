@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "app/core/kernel_files.h"
-#include "render/atomic_file.h"
-#include "render/image_io.h"
+#include "render/io/atomic_file.h"
+#include "render/io/image_io.h"
 #include "tests/support/reference_ops.h"
 #include "tests/support/run_process.h"
 

@@ -12,8 +12,8 @@
 #include "gpu/cpu_emulator.h"
 #include "gpu/ops/op_list.h"
 #include "gpu/registry.h"
-#include "render/image_io.h"
-#include "render/source_images.h"
+#include "render/io/image_io.h"
+#include "render/io/source_images.h"
 #include "tests/support/poison.h"
 #include "tests/support/reference_ops.h"
 

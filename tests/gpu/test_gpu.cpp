@@ -11,7 +11,7 @@
 #include "render/canvas.h"
 #include "render/frame_painter.h"
 #include "render/gl_context.h"
-#include "render/source_images.h"
+#include "render/io/source_images.h"
 #include "tests/support/gpu_gl_test.h"
 #include "tests/support/op_expectations.h"
 #include "tests/support/test_gpu_device.h"

@@ -14,7 +14,7 @@
 #include "render/canvas.h"
 #include "render/frame_painter.h"
 #include "render/gl_context.h"
-#include "render/source_images.h"
+#include "render/io/source_images.h"
 #include "tests/support/gpu_gl_test.h"
 
 namespace kc {

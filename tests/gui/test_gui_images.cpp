@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "render/gl_context.h"
-#include "render/image_io.h"
+#include "render/io/image_io.h"
 
 namespace kc {
 namespace {

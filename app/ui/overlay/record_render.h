@@ -11,7 +11,7 @@
 #include "app/record/recording.h"
 #include "render/canvas.h"
 #include "render/frame_painter.h"
-#include "render/source_images.h"
+#include "render/io/source_images.h"
 
 struct ImGuiContext;
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "render/image_io.h"
+#include "render/io/image_io.h"
 
 namespace kc::detail {
 

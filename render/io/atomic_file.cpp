@@ -1,4 +1,4 @@
-#include "render/atomic_file.h"
+#include "render/io/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "render/image_decoders.h"
+#include "render/io/image_decoders.h"
 
 namespace kc::detail {
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <string>
 
-#include "render/image_decoders.h"
+#include "render/io/image_decoders.h"
 
 namespace kc::detail {
 

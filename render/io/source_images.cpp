@@ -1,4 +1,4 @@
-#include "render/source_images.h"
+#include "render/io/source_images.h"
 
 #include <atomic>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "render/image_io.h"
+#include "render/io/image_io.h"
 
 namespace kc {
 

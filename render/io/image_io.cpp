@@ -1,4 +1,4 @@
-#include "render/image_io.h"
+#include "render/io/image_io.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,8 +15,8 @@
 #include <new>
 #include <variant>
 
-#include "render/atomic_file.h"
-#include "render/image_decoders.h"
+#include "render/io/atomic_file.h"
+#include "render/io/image_decoders.h"
 
 namespace kc {
 

@@ -20,7 +20,7 @@
 
 #include <memory>
 
-#include "render/image_decoders.h"
+#include "render/io/image_decoders.h"
 
 namespace kc::detail {
 

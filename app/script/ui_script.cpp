@@ -239,7 +239,8 @@ bool UiScript::pointer_verb(const Command& c) {
     }
     aimed_at_.reset(), aims_ = 0;
     if (c.verb == "quick-click") { // the hand then moves on to the window's far corner, in the same frame
-        const ImVec2 corner = ImGui::GetIO().DisplaySize;
+        // (Without a window, the fuzzer's, there is no ImGui context: the hand stays.)
+        const ImVec2 corner = ImGui::GetCurrentContext() ? ImGui::GetIO().DisplaySize : ImVec2(at->x + 2, at->y + 2);
         input_.quick_click(*at, ImVec2(corner.x - 2, corner.y - 2));
         return true;
     }

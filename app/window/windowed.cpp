@@ -89,6 +89,20 @@ void handle_keys(KeyEvents& keys, UiState& s, Requests& requests) {
 
 using Clock = std::chrono::steady_clock;
 
+// How long a frame waits for the cpu backend's picture before drawing the last finished one:
+// short enough that the panel answers a click within a tenth of a second whatever a frame costs.
+constexpr std::chrono::milliseconds kPaintWait{40};
+
+// While a slow cpu frame paints, the status bar says so (and what the last one took).
+void show_painting(Messages& messages, const FramePainter& painter) {
+    const std::optional<double> seconds = painter.painting_seconds();
+    if (!seconds || *seconds < 0.2) return messages.clear(Topic::Painting);
+    const TimingStats& kernel = painter.times().kernel;
+    const std::string last = kernel.empty() ? "" : fmt::format("; the last frame took {:.1f} s", kernel.last() / 1e6);
+    messages.info(Topic::Painting,
+                  fmt::format("painting... {:.1f} s{} (the canvas shows the last finished frame)", *seconds, last));
+}
+
 std::string tuner_done_message(const BlockSweep& sweep) {
     if (sweep.fastest_first().empty()) return "no block shape could run";
     const Dim3& best = sweep.fastest_first().front().block;
@@ -192,6 +206,7 @@ private:
 
 UiScript::Hooks FrameLoop::script_hooks() {
     return {[this](const std::string& path) {
+                w_.painter.finish_painting(w_.canvas); // the picture the script waited for
                 return write_image(path, w_.canvas.width(), w_.canvas.height(), w_.canvas.read_texture());
             },
             [this](const std::string& path) { return write_image(path, fb_w_, fb_h_, read_framebuffer(fb_w_, fb_h_)); },
@@ -268,13 +283,14 @@ void FrameLoop::paint_or_tune() {
     p.record_writers(to_inspect_ && !s_.resolved.own); // custom ops' kernels record none
     if (!advance_tuner(s_, messages_, sweep_, p, w_.canvas)) {
         const std::optional<std::string> refusal =
-            p.paint(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants);
+            p.paint_responsive(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants, kPaintWait);
         if (refusal)
             messages_.error(Topic::Launch, *refusal);
         else
             messages_.clear(Topic::Launch);
     }
     messages_.clear(Topic::Paint);
+    show_painting(messages_, p);
     p.collect_timings();
 }
 

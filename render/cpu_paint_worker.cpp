@@ -1,5 +1,8 @@
 #include "render/cpu_paint_worker.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <utility>
 
 #include "gpu/timing.h"
@@ -8,8 +11,13 @@ namespace kc {
 
 namespace {
 
+// The window's own thread comes first: a frame that takes every core for seconds must not take
+// the time the panel needs to answer a click. Threads the emulator starts inherit this.
+constexpr int kPaintNiceness = 10;
+
 CpuFrame paint_frame(const CpuGridEmulator& emulator, PaintJob job, ResolvedLaunch resolved, bool record_writers,
                      std::shared_ptr<const CpuInputs> inputs, const std::atomic<bool>& stop) {
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kPaintNiceness); // this thread only (Linux)
     CpuFrame f;
     const std::size_t n = std::size_t(job.params.width) * std::size_t(job.params.height);
     if (inputs) {

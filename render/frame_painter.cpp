@@ -1,5 +1,6 @@
 #include "render/frame_painter.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -126,7 +127,9 @@ std::optional<std::string> FramePainter::paint_on_cpu(const PaintJob& job, const
                                                       std::optional<std::chrono::milliseconds> wait) {
     if (cuda_) painter_cuda::leave_frames(*cuda_);
     if (cpu_worker_.busy()) {
-        std::optional<CpuFrame> earlier = take_cpu_frame(wait);
+        // Known to be slow: a short look, so the window's frames stay short while it paints.
+        constexpr std::chrono::milliseconds kLook{10};
+        std::optional<CpuFrame> earlier = take_cpu_frame(wait ? std::optional(std::min(*wait, kLook)) : std::nullopt);
         if (!earlier) return cpu_result_; // still painting: the last finished picture stays
         put_cpu_frame(std::move(*earlier), canvas);
     }

@@ -79,8 +79,9 @@ public:
                                      const SourceImages* sources = nullptr, bool both_variants = true);
     // The window's paint: on the cpu backend the frame runs on a worker thread and is waited for
     // at most `wait`; a frame that takes longer goes on painting while the canvas keeps the last
-    // finished picture (painting_seconds() says so), and lands in a later call, which then starts
-    // the next. Returns the refusal of the last finished frame. CUDA backends: paint().
+    // finished picture (painting_seconds() says so), and lands in a later call (which looks for it
+    // for 10 ms at most), which then starts the next. Returns the refusal of the last finished
+    // frame. CUDA backends: paint().
     std::optional<std::string> paint_responsive(const PaintJob& job, const ResolvedLaunch& resolved, Canvas& canvas,
                                                 const SourceImages* sources, bool both_variants,
                                                 std::chrono::milliseconds wait);

@@ -18,7 +18,6 @@ enum class Topic {
     KernelFile, // the kernel editor's last load or save
     Autosave,   // the kernel editor's autosave
     Preset,     // the last Save preset or Load preset
-    Painting,   // a cpu frame still painting, so the canvas shows the last finished one
     Fault,      // a kernel faulted and CUDA cannot go on: shown until the user quits (exit 1)
 };
 

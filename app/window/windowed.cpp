@@ -29,6 +29,7 @@
 #include "app/ui/panels/tune_panel.h"
 #include "app/ui/ui_scale.h"
 #include "app/ui/widgets.h"
+#include "app/ui/window_layout.h"
 #include "app/window/canvas_input.h"
 #include "app/window/key_events.h"
 #include "app/window/requests.h"
@@ -93,14 +94,13 @@ using Clock = std::chrono::steady_clock;
 // short enough that the panel answers a click within a tenth of a second whatever a frame costs.
 constexpr std::chrono::milliseconds kPaintWait{40};
 
-// While a slow cpu frame paints, the status bar says so (and what the last one took).
-void show_painting(Messages& messages, const FramePainter& painter) {
+// Shorter cpu frames than this are not worth a note: it would flicker.
+constexpr double kPaintingNoteAfter = 0.2; // seconds
+
+// While a slow cpu frame paints, the canvas says so (and what the last one took).
+void note_painting(const UiState& s, const FramePainter& painter) {
     const std::optional<double> seconds = painter.painting_seconds();
-    if (!seconds || *seconds < 0.2) return messages.clear(Topic::Painting);
-    const TimingStats& kernel = painter.times().kernel;
-    const std::string last = kernel.empty() ? "" : fmt::format("; the last frame took {:.1f} s", kernel.last() / 1e6);
-    messages.info(Topic::Painting,
-                  fmt::format("painting... {:.1f} s{} (the canvas shows the last finished frame)", *seconds, last));
+    if (seconds && *seconds >= kPaintingNoteAfter) draw_painting_note(s, *seconds, painter.times().kernel.last() / 1e6);
 }
 
 std::string tuner_done_message(const BlockSweep& sweep) {
@@ -290,7 +290,6 @@ void FrameLoop::paint_or_tune() {
             messages_.clear(Topic::Launch);
     }
     messages_.clear(Topic::Paint);
-    show_painting(messages_, p);
     p.collect_timings();
 }
 
@@ -316,6 +315,7 @@ void FrameLoop::build_panel() {
     s_.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
     s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
     handle_canvas_input(s_);
+    note_painting(s_, w_.painter);
     if (!faulted() && !(sweep_ && sweep_->running()))
         draw_canvas_overlay({s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height(),
                              messages_.text(Topic::Launch), inspected_, w_.painter.backend() == Backend::Cpu});

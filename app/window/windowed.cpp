@@ -29,6 +29,7 @@
 #include "app/ui/panels/tune_panel.h"
 #include "app/ui/ui_scale.h"
 #include "app/ui/widgets.h"
+#include "app/ui/window_layout.h"
 #include "app/window/canvas_input.h"
 #include "app/window/key_events.h"
 #include "app/window/requests.h"
@@ -88,6 +89,19 @@ void handle_keys(KeyEvents& keys, UiState& s, Requests& requests) {
 }
 
 using Clock = std::chrono::steady_clock;
+
+// How long a frame waits for the cpu backend's picture before drawing the last finished one:
+// short enough that the panel answers a click within a tenth of a second whatever a frame costs.
+constexpr std::chrono::milliseconds kPaintWait{40};
+
+// Shorter cpu frames than this are not worth a note: it would flicker.
+constexpr double kPaintingNoteAfter = 0.2; // seconds
+
+// While a slow cpu frame paints, the canvas says so (and what the last one took).
+void note_painting(const UiState& s, const FramePainter& painter) {
+    const std::optional<double> seconds = painter.painting_seconds();
+    if (seconds && *seconds >= kPaintingNoteAfter) draw_painting_note(s, *seconds, painter.times().kernel.last() / 1e6);
+}
 
 std::string tuner_done_message(const BlockSweep& sweep) {
     if (sweep.fastest_first().empty()) return "no block shape could run";
@@ -192,6 +206,7 @@ private:
 
 UiScript::Hooks FrameLoop::script_hooks() {
     return {[this](const std::string& path) {
+                w_.painter.finish_painting(w_.canvas); // the picture the script waited for
                 return write_image(path, w_.canvas.width(), w_.canvas.height(), w_.canvas.read_texture());
             },
             [this](const std::string& path) { return write_image(path, fb_w_, fb_h_, read_framebuffer(fb_w_, fb_h_)); },
@@ -268,7 +283,7 @@ void FrameLoop::paint_or_tune() {
     p.record_writers(to_inspect_ && !s_.resolved.own); // custom ops' kernels record none
     if (!advance_tuner(s_, messages_, sweep_, p, w_.canvas)) {
         const std::optional<std::string> refusal =
-            p.paint(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants);
+            p.paint_responsive(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants, kPaintWait);
         if (refusal)
             messages_.error(Topic::Launch, *refusal);
         else
@@ -300,6 +315,7 @@ void FrameLoop::build_panel() {
     s_.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
     s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
     handle_canvas_input(s_);
+    note_painting(s_, w_.painter);
     if (!faulted() && !(sweep_ && sweep_->running()))
         draw_canvas_overlay({s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height(),
                              messages_.text(Topic::Launch), inspected_, w_.painter.backend() == Backend::Cpu});

@@ -207,6 +207,8 @@ void advance_step(UiState& s, long long blocks) {
     if (t.step_rate != t.blocks_per_second) // a new pace keeps what is painted
         t.step_origin = now - t.step_blocks / rate, t.step_rate = t.blocks_per_second;
     if (t.step_request) t.step_origin = now - *std::exchange(t.step_request, std::nullopt) / rate;
+    // t scrubbed (or looped) back past block 0: block 0 is here now, so Play paints at once.
+    t.step_origin = std::min(t.step_origin, now);
     // An illegal grid may count < 0.
     t.step_blocks = std::clamp((now - t.step_origin) * rate, 0.0, double(std::max(0LL, blocks)));
     s.job.max_blocks = static_cast<long long>(std::floor(t.step_blocks + 1e-9));

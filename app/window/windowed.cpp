@@ -299,6 +299,7 @@ void FrameLoop::build_panel() {
     const ImGuiIO& io = ImGui::GetIO();
     s_.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
     s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
+    s_.view.set_whole_fit(s_.job.view != View::Pixels); // the teaching views' patterns, without moiré
     handle_canvas_input(s_);
     if (!faulted() && !(sweep_ && sweep_->running()))
         draw_canvas_overlay({s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height(),

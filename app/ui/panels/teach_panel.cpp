@@ -138,6 +138,8 @@ void linear_legend(const Dim3& b, const Dim3& grid, Say say) {
 void sm_legend(Say say) {
     say("One colour per SM that ran the block (%smid); on the CPU backend, per emulator worker. Hover a pixel to read "
         "its number.");
+    say("Which SM or worker takes a block is decided anew at every launch, so the colours change from frame to frame "
+        "(on the CPU backend most of all), even while time is paused: no order is promised.");
     for (unsigned sm = 0; sm < 4; ++sm) {
         swatch(fmt::format("##s{}", sm).c_str(), view_colour(View::Sm, ThreadCoords{}, sm), fmt::format("SM {}", sm));
         if (sm != 3) ImGui::SameLine();

@@ -1,6 +1,7 @@
 // The teaching views on screen, through clicks and keys: the thread view fits at a whole zoom
 // (each canvas pixel one square, no moiré), the SM view's legend says why its colours change,
-// and the inspector's tooltip stays with the mouse when the keyboard moves the panel's focus.
+// the inspector's tooltip stays with the mouse when the keyboard moves the panel's focus, and a
+// path field never splices a new path into the old one.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -84,6 +85,22 @@ TEST(GuiTeachView, TheInspectorsTooltipStaysWithTheMouseWhenTheKeyboardMovesTheF
     EXPECT_NEAR(corners[0].first, 900, 60) << "beside the mouse";
     EXPECT_NEAR(corners[0].second, 400, 60);
     EXPECT_EQ(corners[1], corners[0]) << "still beside the mouse after the keys";
+}
+
+// Enter on a bad path, then Ctrl+A and a new path: the new one, whole (the field stays active
+// with its path selected); a click into the field and typing replace the path too.
+TEST(GuiTeachView, ANewPathTypedAfterABadOneReplacesItWhole) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run = run_script("kc_gui_path_field",
+                                "wait 2\nclick Image A\ntype /nope/bad.png\nkey enter\nwait 2\nkey ctrl+a\n"
+                                "type /nope/other.png\nwait 2\nprint Image A\nkey escape\nwait 2\nclick Image A\n"
+                                "type /nope/two.png\nwait 2\nprint Image A\nkey enter\nwait 2\nquit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    std::vector<std::string> shown;
+    std::istringstream in(run.result.output);
+    for (std::string line; std::getline(in, line);)
+        if (line.starts_with("widget Image A: ")) shown.push_back(line.substr(16));
+    EXPECT_EQ(shown, (std::vector<std::string>{"/nope/other.png", "/nope/two.png"})) << run.result.output;
 }
 
 } // namespace

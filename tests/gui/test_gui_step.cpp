@@ -67,6 +67,26 @@ TEST(GuiStep, AWindowRecordingOfStepModePaintsEveryBlockByItsEnd) {
     EXPECT_GT(first_hatched, 640 * 150);
 }
 
+// The other choice, "on from block N at the window's pace": 20 frames at 30 fps and 8 blocks a
+// second add 5 blocks to what the window showed, so the last frame's top rows stay mostly hatched.
+TEST(GuiStep, ARecordingAtTheWindowsPaceGoesOnFromWhatItShows) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run =
+        run_script("kc_gui_step_pace", "size 640x400\nview block\nwait 2\n"
+                                       "click Step through blocks\nwait 10\nclick Record\nwait 2\n"
+                                       "click on from block\nclick Frames\nkey ctrl+a\ntype 20\nkey enter\n"
+                                       "click Output file\ntype {dir}/pace.gif\nkey enter\n"
+                                       "click Start recording\nexpect recorded 20 frames to\nquit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    const DecodedGif gif = decode_gif(run.dir + "/pace.gif");
+    ASSERT_TRUE(gif.ok);
+    ASSERT_EQ(gif.frames.size(), 20u);
+    int hatched = 0;
+    for (int y = 0; y < 160; ++y)
+        for (int x = 0; x < 640; ++x) hatched += near(gif.frames.back()[y * 640 + x], uncovered_pixel(x, y), 8);
+    EXPECT_GT(hatched, 640 * 120) << "far from every block painted";
+}
+
 // Step mode begun at t = 10 and run to t = 60, paused; the Time slider dragged left (from its
 // middle: t jumps to 35, then goes back further) shows fewer blocks (not none), keeps its range,
 // and Play paints on from there; dragged to 0, before block 0, Play paints from block 0 at once.

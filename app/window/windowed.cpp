@@ -314,6 +314,7 @@ void FrameLoop::build_panel() {
     const ImGuiIO& io = ImGui::GetIO();
     s_.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
     s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
+    s_.view.set_whole_fit(s_.job.view != View::Pixels); // the teaching views' patterns, without moiré
     handle_canvas_input(s_);
     note_painting(s_, w_.painter);
     if (!faulted() && !(sweep_ && sweep_->running()))

@@ -11,6 +11,7 @@
 
 #include "app/core/time_clock.h"
 #include "app/record/frame_encoder.h"
+#include "app/record/recording.h"
 #include "gpu/launch_config.h"
 #include "gpu/thread_of_pixel.h"
 #include "tests/support/gif_file.h"
@@ -253,6 +254,25 @@ TEST(Record, AZoomMovesGeometricallyToItsEndView) {
     EXPECT_TRUE(last.pixels == want.pixels);
 }
 
+// Step mode's default pace, whatever t the recording starts at (the window's recordings start at
+// the loop's start or 0, `record --start` anywhere): block 0 in frame 0, every block by 90 %.
+TEST(RecordPlan, StepModePaintsEveryBlockBy90PercentFromItsFirstFrame) {
+    RecordPlan plan;
+    plan.job.params.width = 640, plan.job.params.height = 400; // 32x8 blocks: 20 x 50
+    plan.frames = 101, plan.fps = 30, plan.step = true;
+    for (double start : {0.0, 7.5}) {
+        plan.start = start;
+        EXPECT_EQ(plan_frame(plan, 0).job.max_blocks, 0) << "start " << start;
+        EXPECT_LT(plan_frame(plan, 89).job.max_blocks, 1000) << "start " << start;
+        EXPECT_EQ(plan_frame(plan, 90).job.max_blocks, 1000) << "start " << start;
+        EXPECT_EQ(plan_frame(plan, 100).job.max_blocks, 1000) << "start " << start;
+    }
+    // At a given pace, on from the blocks already painted.
+    plan.blocks_per_second = 30, plan.first_blocks = 12;
+    EXPECT_EQ(plan_frame(plan, 0).job.max_blocks, 12);
+    EXPECT_EQ(plan_frame(plan, 10).job.max_blocks, 22);
+}
+
 TEST(TimeClock, FramesAreAtNOverFpsTimesTheSpeedWrappedInTheLoop) {
     TimeClock c;
     EXPECT_DOUBLE_EQ(c.at_frame(45, 30), 1.5);
@@ -271,6 +291,8 @@ TEST(TimeClock, FramesAreAtNOverFpsTimesTheSpeedWrappedInTheLoop) {
     EXPECT_DOUBLE_EQ(c.seconds, 0.0); // never before 0
     c.step_frames(3);
     EXPECT_NEAR(c.seconds, 0.1, 1e-12);
+    c.set(42), c.set(3);
+    EXPECT_DOUBLE_EQ(c.furthest, 42.0); // the time slider still reaches it
 }
 
 TEST(GifPalette, FewColoursStayExactAndManyShareAtMost255Entries) {

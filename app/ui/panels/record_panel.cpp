@@ -51,6 +51,17 @@ int frames_of(const RecordPanelState& r) {
     return r.by_seconds ? std::max(1, int(std::lround(r.seconds * r.fps))) : r.frames;
 }
 
+// Step mode's pace in the recording: by default the whole launch, block 0 to the last, as
+// `kcanvas record --step` paints it; or on from what the window shows, at its pace.
+void step_pace_choice(UiState& s) {
+    RecordPanelState& r = s.record;
+    ui::TextUnformatted("Step mode in the recording:");
+    if (ui::RadioButton("every block by 90 % of it", !r.window_pace)) r.window_pace = false;
+    const std::string pace = fmt::format("on from block {} at {:.1f} blocks / s###at the window's pace",
+                                         (long long)(s.teach.step_blocks + 1e-9), s.teach.blocks_per_second);
+    if (ui::RadioButton(pace.c_str(), r.window_pace)) r.window_pace = true;
+}
+
 } // namespace
 
 double tick_clock(UiState& s, std::chrono::steady_clock::time_point& last) {
@@ -69,8 +80,10 @@ void time_section(UiState& s) {
     if (ui::Button("Frame >")) c.step_frames(+1);
     ImGui::SameLine();
     if (ui::Button("Rewind")) c.set(c.loop ? c.loop_from : 0.0);
-    // The slider reaches past t, in whole tens of seconds, or spans the loop.
-    const float top = c.loop ? float(c.loop_to) : float(std::max(10.0, std::ceil((c.seconds + 1) / 10) * 10));
+    // The slider reaches past the latest t, in whole tens of seconds, or spans the loop: scrubbing
+    // back keeps its range (a range that shrank under the mouse would run the drag down to 0).
+    const double reach = std::max(c.seconds, c.furthest);
+    const float top = c.loop ? float(c.loop_to) : float(std::max(10.0, std::ceil((reach + 1) / 10) * 10));
     float t = float(c.seconds);
     if (ui::SliderFloat("Time (s)", &t, c.loop ? float(c.loop_from) : 0.0f, top, "%.3f")) c.set(t);
     float speed = float(c.speed);
@@ -113,6 +126,7 @@ void record_section(UiState& s, Requests& requests) {
             }
         ImGui::EndCombo();
     }
+    if (s.teach.stepping) step_pace_choice(s);
     ui::InputText("Output file", r.path.data(), r.path.size());
     if (const auto f = record_format_of(path_of(r))) r.format = int(*f);
     if (needs_ffmpeg(RecordFormat(r.format)) && !find_ffmpeg()) wrapped_text(kWarnColour, kNoFfmpeg);
@@ -172,7 +186,11 @@ RecordPlan plan_from_window(const UiState& s) {
     plan.start = s.clock.loop ? s.clock.loop_from : 0.0;
     const OpInfo& op = op_registry()[s.job.op];
     plan.step = s.teach.stepping && !op.custom && !op.user_code;
-    plan.blocks_per_second = s.teach.blocks_per_second;
+    if (plan.step && r.window_pace) { // else the plan's default: every block by 90 % of the recording
+        plan.blocks_per_second = s.teach.blocks_per_second;
+        plan.first_blocks = std::floor(s.teach.step_blocks + 1e-9);
+        plan.start = s.clock.seconds;
+    }
     plan.overlays.outlines = s.teach.block_outlines;
     plan.overlays.tint = s.teach.flag_repeats;
     return plan;

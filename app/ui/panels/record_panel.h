@@ -23,6 +23,7 @@ struct RecordPanelState {
     std::array<int, 2> size{0, 0}; // 0 x 0: the canvas' size
     std::array<char, 1024> path{}; // empty: kcanvas-<op>-<time>.<format's extension>
     int format = 0;                // GIF, MP4, WebM, PNG sequence: the extension an empty path gets
+    bool window_pace = false;      // step mode goes on at the window's pace, else every block by 90 %
     bool running = false;          // set by the frame loop
     float progress = 0;            // 0..1
 };

@@ -288,7 +288,8 @@ TEST(Record, FloatingFlagsRefuseNanAndInfinity) {
         for (const char* value : {"nan", "inf"}) {
             const std::string args = std::string("record --backend cpu --size 16x16 --step ") + flag + " " + value +
                                      " --out " + dir + "/a.gif";
-            const auto r = run(args);
+            // A timeout: a NaN that passes may start a recording that never ends.
+            const auto r = run_shell("timeout 20 env XDG_DATA_HOME=" + dir + " " + KCANVAS_BIN + " " + args);
             EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
             // "--speed: nan is not a number from 0.1 to 8", "--fps nan is not from 1 to 240"
             EXPECT_NE(r.output.find(std::string("record: ") + flag), std::string::npos) << args << "\n" << r.output;

@@ -598,6 +598,7 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
         draw_panel_edge(s);
     }
     unsaved_kernel_dialog(s, ctx);
+    recording_quit_dialog(s, ctx.requests);
     kernel_fault_dialog(s, ctx);
     return canvas_area(s);
 }

@@ -84,6 +84,7 @@ void handle_keys(KeyEvents& keys, UiState& s, Requests& requests) {
     keys.hold_short_presses(presses);
     for (const KeyPress& press : presses) {
         if (press.key == GLFW_KEY_ESCAPE && s.unsaved_dialog) s.unsaved_dialog = false;
+        if (press.key == GLFW_KEY_ESCAPE && s.record.quit_dialog) s.record.quit_dialog = false;
         if (const auto command = command_for(press, typing)) requests.push(*command_request(*command));
     }
 }
@@ -241,6 +242,10 @@ void FrameLoop::carry_out_requests_between_frames() {
     s_.job.params.seconds = static_cast<float>(tick_clock(s_, last_tick_));
     s_.resolved = resolve_launch(s_.job, w_.painter.limits());
     if (!faulted()) recorder_.advance(s_, messages_);
+    if (s_.record.quit_when_done && !recorder_.running()) { // "Finish recording, then quit": it has
+        s_.record.quit_when_done = false;
+        requests_.push(request::Quit{/*ask_first=*/true});
+    }
 }
 
 // CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture. After a

@@ -20,6 +20,7 @@
 #include "app/ui/ui_state.h"
 #include "app/ui/widgets.h"
 #include "gpu/registry.h"
+#include "render/io/atomic_file.h"
 
 namespace kc {
 
@@ -45,6 +46,14 @@ std::string default_name(const UiState& s, int format) {
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
     const auto name = fmt::format("kcanvas-{}-{}{}", op_registry()[s.job.op].name, stamp, kExtensions[format]);
     return (pictures_dir() / name).string(); // shown with its full path when written
+}
+
+// The Record section's size, or the canvas' while the section has set none (a script's `record`
+// may start one before the section is ever drawn).
+std::array<int, 2> size_of(const UiState& s) {
+    const RecordPanelState& r = s.record;
+    if (r.size[0] == 0 && r.size[1] == 0) return {s.job.params.width, s.job.params.height};
+    return r.size;
 }
 
 int frames_of(const RecordPanelState& r) {
@@ -177,7 +186,8 @@ RecordPlan plan_from_window(const UiState& s) {
     const RecordPanelState& r = s.record;
     RecordPlan plan;
     plan.job = s.job;
-    plan.job.params.width = r.size[0], plan.job.params.height = r.size[1];
+    const auto [width, height] = size_of(s);
+    plan.job.params.width = width, plan.job.params.height = height;
     plan.job.max_blocks = -1;
     plan.frames = frames_of(r);
     plan.fps = r.fps;
@@ -199,11 +209,13 @@ RecordPlan plan_from_window(const UiState& s) {
 std::optional<std::string> start_recording(UiState& s, const FramePainter& painter, WindowRecorder& w) {
     RecordPanelState& r = s.record;
     const std::string path = path_of(r).empty() ? default_name(s, r.format) : path_of(r);
-    if (auto e = canvas_size_error(r.size[0], r.size[1])) return "recording size: " + *e;
+    const auto [width, height] = size_of(s);
+    if (auto e = canvas_size_error(width, height)) return "recording size: " + *e;
     const RecordPlan plan = plan_from_window(s);
-    if (auto e = record_output_error(path, r.size[0], r.size[1], r.fps)) return e;
+    if (auto e = record_output_error(path, width, height, r.fps)) return e;
+    if (auto e = read_only_error(path)) return *e + ": make it writable, or choose another name";
     if (auto e = plan_error(plan)) return e;
-    auto opened = open_encoder({path, r.size[0], r.size[1], double(r.fps), plan.frames});
+    auto opened = open_encoder({path, width, height, double(r.fps), plan.frames});
     if (auto* e = std::get_if<std::string>(&opened)) return *e;
     w.recording = std::make_unique<WindowRecording>(plan, std::move(std::get<std::unique_ptr<FrameEncoder>>(opened)),
                                                     painter.backend(), s.sources, s.kernel.source, path);
@@ -226,16 +238,50 @@ void WindowRecorder::cancel() {
     if (recording) recording->recorder().cancel();
 }
 
+bool WindowRecorder::running() const { return recording && recording->recorder().running(); }
+
+void recording_quit_dialog(UiState& s, Requests& requests) {
+    RecordPanelState& r = s.record;
+    const char* title = "Recording in progress";
+    if (r.quit_dialog && !r.running) { // it ended while the dialog was open: nothing to ask any more
+        r.quit_dialog = false;
+        requests.push(request::Quit{/*ask_first=*/true});
+    }
+    if (r.quit_dialog) ImGui::OpenPopup(title);
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 40.0f, 0), ImGuiCond_Appearing);
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    if (!r.quit_dialog) { // answered, or Esc (the frame loop's key events)
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    ui::TextWrapped("A recording to %s is running (%d %% done). Quitting now stops it, and nothing of it is "
+                    "written.",
+                    r.running_path.c_str(), int(r.progress * 100));
+    if (ui::Button("Finish recording, then quit")) r.quit_when_done = true, r.quit_dialog = false;
+    ImGui::SameLine();
+    if (ui::Button("Stop recording and quit")) {
+        requests.push(request::CancelRecording{});
+        requests.push(request::Quit{/*ask_first=*/true}); // the kernel editor's unsaved edits are still asked about
+        r.quit_dialog = false;
+    }
+    ImGui::SameLine();
+    if (ui::Button("Cancel")) r.quit_dialog = false;
+    ImGui::EndPopup();
+}
+
 void WindowRecorder::advance(UiState& s, Messages& messages, std::chrono::milliseconds budget) {
     RecordPanelState& r = s.record;
     r.running = recording != nullptr;
     if (!recording) return;
     Recorder& rec = recording->recorder();
     const std::string& path = recording->path;
+    r.running_path = path;
     if (rec.running()) rec.step(budget);
     r.progress = rec.work_total() ? float(rec.work_done()) / float(rec.work_total()) : 0.0f;
     if (rec.running()) {
-        messages.info(Topic::Status, fmt::format("recording {}: {}", path, rec.progress_text()));
+        messages.info(Topic::Status, fmt::format("recording {}: {}{}", path, rec.progress_text(),
+                                                 r.quit_when_done ? "; kcanvas quits when it is done" : ""));
         return;
     }
     std::error_code ec;

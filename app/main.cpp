@@ -14,13 +14,17 @@
 namespace {
 
 // Runs what the command line asks for: a command (record, bench), an answer (--version,
-// --list-gpus, --save-preset, --print-command), else the picture headless or in the window.
+// --list-gpus, --save-preset, --print-command), else the picture headless or in the window. With
+// --headless the answer comes first and the picture is still rendered (and written to --out).
 int run(const kc::Options& o) {
     if (o.record) return kc::run_record(*o.record, o); // it ignores the top level's other flags, as ever
     if (o.version) return std::fputs(kc::version_report().c_str(), stdout) < 0 ? 1 : 0;
     if (o.list_gpus) return kc::print_gpu_list();
     if (o.bench) return kc::run_bench(*o.bench);
-    if (!o.save_preset.empty() || o.print_command) return kc::save_preset_or_print_command(o);
+    if (!o.save_preset.empty() || o.print_command) {
+        const int code = kc::save_preset_or_print_command(o);
+        if (code != 0 || !o.headless) return code;
+    }
     return o.headless ? kc::run_headless(o) : kc::run_windowed(o);
 }
 

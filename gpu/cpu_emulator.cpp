@@ -20,6 +20,7 @@ struct EmulatedLaunch {
     Dim3 grid;
     Pixel* out;
     PixelRecord record;
+    const std::atomic<bool>* stop; // null: never stopped
 };
 
 // Whether a block can write any pixel, so that the blocks of a huge grid that lie past the canvas
@@ -48,6 +49,7 @@ void run_op_blocks(const EmulatedLaunch& l, long long first, long long last, uns
     t.bdx = b.x, t.bdy = b.y, t.bdz = b.z;
     t.gdx = l.grid.x, t.gdy = l.grid.y, t.gdz = l.grid.z;
     for (long long block = first; block < last; ++block) {
+        if (l.stop && l.stop->load(std::memory_order_relaxed)) return;
         t.bx = static_cast<unsigned>(block % l.grid.x);
         t.by = static_cast<unsigned>((block / l.grid.x) % l.grid.y);
         t.bz = static_cast<unsigned>(block / (1LL * l.grid.x * l.grid.y));
@@ -89,7 +91,8 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, Pixel* ou
 }
 
 std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, const ResolvedLaunch& plan, Pixel* out,
-                                                  OpOutputs* outputs, PixelRecord record) const {
+                                                  OpOutputs* outputs, PixelRecord record,
+                                                  const std::atomic<bool>* stop) const {
     if (plan.refusal) return plan.refusal;
     if (op_registry()[job.op].user_code) return std::string(kCpuCannotRunUserCode);
     if (!op_registry()[job.op].custom && plan.grid.count() > kMaxEmulatedBlocks)
@@ -117,7 +120,7 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, const Res
         for (long long i = 0; i < pixels; ++i)
             out[i] = uncovered_pixel(static_cast<int>(i % job.params.width), static_cast<int>(i / job.params.width));
 
-    const EmulatedLaunch launch{&prepared, plan.grid, out, record};
+    const EmulatedLaunch launch{&prepared, plan.grid, out, record, stop};
     const BlockRunner run = kRunners[job.op];
     const long long blocks = painting_blocks(job, plan.grid); // blocks run in launch order
     // Workers take chunks of consecutive blocks, as SMs take blocks from a launch's queue.
@@ -133,6 +136,8 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, const Res
     pool.reserve(helpers);
     for (unsigned w = 1; w <= helpers; ++w) pool.emplace_back(worker, w);
     worker(0);
+    pool.clear(); // joins: every block ran, or the stop was seen
+    if (stop && stop->load()) return std::string("painting stopped before the frame was finished");
     return std::nullopt;
 }
 

@@ -2,6 +2,7 @@
 // The CPU backend: a grid emulator that runs the same per-thread bodies as the CUDA kernels,
 // iterating blockIdx and threadIdx exactly as a launch would, with blocks spread over the cores.
 // Custom operations (shared memory, barriers, atomics) run their plain CPU implementation instead.
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -36,8 +37,11 @@ public:
     std::optional<std::string> paint(const PaintJob& job, Pixel* out, OpOutputs* outputs = nullptr,
                                      PixelRecord record = {}) const;
     // The same with the job's launch resolved already (resolve_launch, refusal unset): no second check.
+    // Setting `*stop` ends a grid launch at the next block of each worker (a custom op's plain C++
+    // runs to its end); the frame is then unfinished and says so.
     std::optional<std::string> paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out,
-                                     OpOutputs* outputs = nullptr, PixelRecord record = {}) const;
+                                     OpOutputs* outputs = nullptr, PixelRecord record = {},
+                                     const std::atomic<bool>* stop = nullptr) const;
     unsigned workers() const { return workers_; }
 
 private:

@@ -1,7 +1,10 @@
 #include "render/frame_painter.h"
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "gpu/direct_write.h"
 #include "gpu/registry.h"
@@ -9,33 +12,6 @@
 #include "render/writer_record.h"
 
 namespace kc {
-
-namespace {
-using Clock = std::chrono::steady_clock;
-} // namespace
-
-// One frame's kernels on the CPU: the grid emulator, timed by the wall clock.
-class FramePainter::CpuKernels : public FrameKernels {
-public:
-    CpuKernels(const CpuGridEmulator& emulator, const PaintJob& job, const ResolvedLaunch& resolved, OpOutputs& outputs,
-               PixelRecord record, TimingStats& kernel)
-        : emulator_(emulator), job_(job), resolved_(resolved), outputs_(outputs), record_(record), kernel_(kernel) {}
-    std::optional<std::string> run(const PaintTarget& target) override {
-        const auto t0 = Clock::now();
-        if (auto refusal = emulator_.paint(job_, resolved_, target.pixels, &outputs_, record_)) return refusal;
-        kernel_.add(micros_since(t0));
-        outputs_.histogram_mismatches = -1;
-        return std::nullopt;
-    }
-
-private:
-    const CpuGridEmulator& emulator_;
-    const PaintJob& job_;
-    const ResolvedLaunch& resolved_;
-    OpOutputs& outputs_;
-    PixelRecord record_;
-    TimingStats& kernel_;
-};
 
 FramePainter::FramePainter(std::optional<Backend> forced, std::optional<int> gpu)
     : writers_(std::make_unique<WriterRecord>()) {
@@ -63,6 +39,7 @@ void FramePainter::set_present(Present p) {
 
 bool FramePainter::set_backend(Backend b) {
     if (!unavailable_reason(b).empty()) return false;
+    if (b != Backend::Cpu && cpu_worker_.busy()) cpu_worker_.take(); // its picture is the old backend's
     if (b != backend_) times_.clear();
     backend_ = b;
     return true;
@@ -93,6 +70,19 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, Canvas& canv
 
 std::optional<std::string> FramePainter::paint(const PaintJob& job, const ResolvedLaunch& resolved, Canvas& canvas,
                                                const SourceImages* sources, bool both_variants) {
+    return paint_frame(job, resolved, canvas, sources, both_variants, std::nullopt);
+}
+
+std::optional<std::string> FramePainter::paint_responsive(const PaintJob& job, const ResolvedLaunch& resolved,
+                                                          Canvas& canvas, const SourceImages* sources,
+                                                          bool both_variants, std::chrono::milliseconds wait) {
+    return paint_frame(job, resolved, canvas, sources, both_variants, wait);
+}
+
+// `wait`: how long a cpu frame is waited for (nullopt: until it is done).
+std::optional<std::string> FramePainter::paint_frame(const PaintJob& job, const ResolvedLaunch& resolved,
+                                                     Canvas& canvas, const SourceImages* sources, bool both_variants,
+                                                     std::optional<std::chrono::milliseconds> wait) {
     if (job.params.width != canvas.width() || job.params.height != canvas.height())
         return "the paint job's size does not match the canvas";
     // Refused before anything is mapped: write-discard mapping may drop the buffer's old contents.
@@ -108,19 +98,11 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, const Resolv
         for (TimingStats& v : times_.variant) v.clear();
         ran_both_variants_ = two_variants;
     }
+    if (cpu) return paint_on_cpu(job, resolved, canvas, sources, wait);
     PaintJob run = job;
     if (sources && sources->width() == canvas.width() && sources->height() == canvas.height())
-        if (auto error = attach_sources(*sources, canvas, run)) return error;
+        if (auto error = painter_cuda::attach_sources(*cuda_, *sources, canvas.pixel_count(), run)) return error;
     PresentTimers timers{times_, upload_timer_};
-    if (cpu) {
-        if (cuda_) painter_cuda::leave_frames(*cuda_);
-        CpuKernels kernels(emulator_, run, resolved, outputs_,
-                           writers_->for_cpu(record_writers_, canvas.width(), canvas.height()), times_.kernel);
-        auto error = cpu_present_.present(kernels, canvas, timers);
-        if (error && info.user_code) *error += user_code_advice();
-        if (!error) route_ = FrameRoute::HostUpload, why_copied_.clear();
-        return error;
-    }
     const FrameRoute route = route_for(info, run, resolved);
     if (route != route_) times_.clear(); // the stages differ (no copy when direct, another kernel)
     const painter_cuda::Frame frame{
@@ -136,6 +118,70 @@ std::optional<std::string> FramePainter::paint(const PaintJob& job, const Resolv
     auto error = painter_cuda::paint(*cuda_, frame, canvas, timers);
     if (!error) route_ = route;
     return error;
+}
+
+// A frame still painting from an earlier call lands first (the picture the user waited for),
+// then this job's frame starts; a slow one lands in a later call.
+std::optional<std::string> FramePainter::paint_on_cpu(const PaintJob& job, const ResolvedLaunch& resolved,
+                                                      Canvas& canvas, const SourceImages* sources,
+                                                      std::optional<std::chrono::milliseconds> wait) {
+    if (cuda_) painter_cuda::leave_frames(*cuda_);
+    if (cpu_worker_.busy()) {
+        // Known to be slow: a short look, so the window's frames stay short while it paints.
+        constexpr std::chrono::milliseconds kLook{10};
+        std::optional<CpuFrame> earlier = take_cpu_frame(wait ? std::optional(std::min(*wait, kLook)) : std::nullopt);
+        if (!earlier) return cpu_result_; // still painting: the last finished picture stays
+        put_cpu_frame(std::move(*earlier), canvas);
+    }
+    cpu_worker_.start(job, resolved, record_writers_, cpu_inputs_for(sources, canvas));
+    if (std::optional<CpuFrame> frame = take_cpu_frame(wait)) put_cpu_frame(std::move(*frame), canvas);
+    return cpu_result_;
+}
+
+std::optional<CpuFrame> FramePainter::take_cpu_frame(std::optional<std::chrono::milliseconds> wait) {
+    if (wait) return cpu_worker_.take(*wait);
+    return cpu_worker_.take();
+}
+
+// On the GL thread: a finished cpu frame's pixels into the texture, its figures into the painter's.
+void FramePainter::put_cpu_frame(CpuFrame frame, Canvas& canvas) {
+    if (frame.refusal) {
+        cpu_result_ = *frame.refusal;
+        if (op_registry()[frame.job.op].user_code) *cpu_result_ += user_code_advice();
+        return; // the picture stays
+    }
+    cpu_result_.reset();
+    if (frame.job.params.width != canvas.width() || frame.job.params.height != canvas.height())
+        return; // painted for the canvas before it was resized
+    times_.kernel.add(frame.micros);
+    outputs_ = std::move(frame.outputs);
+    writers_->keep_cpu(std::move(frame.writer_sm), canvas.width(), canvas.height());
+    timed_upload(upload_timer_, [&] { canvas.upload_from_host(frame.pixels.data()); });
+    route_ = FrameRoute::HostUpload;
+    why_copied_.clear();
+}
+
+// The input images as the cpu frames read them: copied when they change, shared by the frames.
+std::shared_ptr<const CpuInputs> FramePainter::cpu_inputs_for(const SourceImages* sources, const Canvas& canvas) {
+    if (!sources || sources->width() != canvas.width() || sources->height() != canvas.height()) return nullptr;
+    if (!cpu_inputs_ || cpu_inputs_generation_ != sources->generation()) {
+        auto copy = std::make_shared<CpuInputs>();
+        const std::size_t n = canvas.pixel_count();
+        if (const Pixel* a = sources->fitted(0)) copy->a.assign(a, a + n);
+        if (const Pixel* b = sources->fitted(1)) copy->b.assign(b, b + n);
+        cpu_inputs_ = std::move(copy);
+        cpu_inputs_generation_ = sources->generation();
+    }
+    return cpu_inputs_;
+}
+
+std::optional<double> FramePainter::painting_seconds() const {
+    if (!cpu_worker_.busy()) return std::nullopt;
+    return cpu_worker_.seconds_painting();
+}
+
+void FramePainter::finish_painting(Canvas& canvas) {
+    if (cpu_worker_.busy()) put_cpu_frame(cpu_worker_.take(), canvas);
 }
 
 // Which way this frame will reach the texture on a CUDA backend; for present direct, why_copied_
@@ -158,16 +204,6 @@ std::string FramePainter::user_code_advice() const {
         if (unavailable_reason(b).empty()) usable += (usable.empty() ? "" : " or ") + std::string(backend_name(b));
     if (usable.empty()) return "; it needs an NVIDIA GPU, and none works here: " + why_not_[1];
     return "; choose the " + usable + " backend";
-}
-
-std::optional<std::string> FramePainter::attach_sources(const SourceImages& sources, const Canvas& canvas,
-                                                        PaintJob& run) {
-    if (backend_ == Backend::Cpu) {
-        run.params.src_a = sources.fitted(0);
-        run.params.src_b = sources.fitted(1);
-        return std::nullopt;
-    }
-    return painter_cuda::attach_sources(*cuda_, sources, canvas.pixel_count(), run);
 }
 
 KernelCompile FramePainter::compile_user_kernel(std::string_view source, std::string_view file_name) {

@@ -1,8 +1,10 @@
 #pragma once
 // The front of painting: picks the backend (backend.h) and the present path that gets a painted
-// frame into the canvas texture (present_cpu, present_staged, present_interop), resolves the
+// frame into the canvas texture (cpu_paint_worker, present_staged, present_interop), resolves the
 // job's launch once and hands the path the frame's kernels (the CPU emulator, or CudaLaunches).
 #include <array>
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -20,9 +22,9 @@
 #include "gpu/user_kernel.h"
 #include "render/backend.h"
 #include "render/canvas.h"
+#include "render/cpu_paint_worker.h"
 #include "render/gl_timer.h"
 #include "render/io/source_images.h"
-#include "render/present_cpu.h"
 #include "render/present_path.h"
 
 namespace kc {
@@ -75,6 +77,18 @@ public:
     // the painter and the panel): `resolved` must be resolve_launch(job, limits()).
     std::optional<std::string> paint(const PaintJob& job, const ResolvedLaunch& resolved, Canvas& canvas,
                                      const SourceImages* sources = nullptr, bool both_variants = true);
+    // The window's paint: on the cpu backend the frame runs on a worker thread and is waited for
+    // at most `wait`; a frame that takes longer goes on painting while the canvas keeps the last
+    // finished picture (painting_seconds() says so), and lands in a later call (which looks for it
+    // for 10 ms at most), which then starts the next. Returns the refusal of the last finished
+    // frame. CUDA backends: paint().
+    std::optional<std::string> paint_responsive(const PaintJob& job, const ResolvedLaunch& resolved, Canvas& canvas,
+                                                const SourceImages* sources, bool both_variants,
+                                                std::chrono::milliseconds wait);
+    // How long the cpu frame in flight has been painting; nullopt when none is.
+    std::optional<double> painting_seconds() const;
+    // Waits for the cpu frame in flight, if any, and puts it on the canvas (a script's save).
+    void finish_painting(Canvas& canvas);
     // What the last painted custom operation computed besides pixels (histograms), read back
     // without stalling: it may lag a frame or two behind on the CUDA backends.
     const OpOutputs& outputs() const { return outputs_; }
@@ -109,15 +123,24 @@ public:
     const DeviceInfo* device_info() const;
 
 private:
-    class CpuKernels;
-    std::optional<std::string> attach_sources(const SourceImages& sources, const Canvas& canvas, PaintJob& run);
+    std::optional<std::string> paint_frame(const PaintJob& job, const ResolvedLaunch& resolved, Canvas& canvas,
+                                           const SourceImages* sources, bool both_variants,
+                                           std::optional<std::chrono::milliseconds> wait);
+    std::optional<std::string> paint_on_cpu(const PaintJob& job, const ResolvedLaunch& resolved, Canvas& canvas,
+                                            const SourceImages* sources, std::optional<std::chrono::milliseconds> wait);
+    std::optional<CpuFrame> take_cpu_frame(std::optional<std::chrono::milliseconds> wait);
+    void put_cpu_frame(CpuFrame frame, Canvas& canvas);
+    std::shared_ptr<const CpuInputs> cpu_inputs_for(const SourceImages* sources, const Canvas& canvas);
     PresentPath& present_path();
     FrameRoute route_for(const OpInfo& op, const PaintJob& job, const ResolvedLaunch& resolved);
     std::string user_code_advice() const;
 
     PainterCudaPtr cuda_; // CudaLaunches and the CUDA present paths; null without CUDA
     CpuGridEmulator emulator_;
-    CpuPresent cpu_present_;
+    CpuPaintWorker cpu_worker_{emulator_}; // after emulator_: stopped and joined before it goes
+    std::shared_ptr<const CpuInputs> cpu_inputs_;
+    std::uint64_t cpu_inputs_generation_ = 0;
+    std::optional<std::string> cpu_result_; // the refusal of the last cpu frame that finished
     Backend backend_ = Backend::Cpu;
     Present present_ = Present::Direct; // no copy where the frame allows; measured on the H200 (results/)
     FrameRoute route_ = FrameRoute::HostUpload;

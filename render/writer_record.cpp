@@ -1,13 +1,14 @@
 #include "render/writer_record.h"
 
+#include <utility>
+
 namespace kc {
 
-PixelRecord WriterRecord::for_cpu(bool on, int width, int height) {
-    kept_ = on ? Kept::Cpu : Kept::None;
-    if (!on) return {};
+void WriterRecord::keep_cpu(std::vector<unsigned> sm, int width, int height) {
+    const bool kept = !sm.empty() && sm.size() == std::size_t(width) * std::size_t(height);
+    kept_ = kept ? Kept::Cpu : Kept::None;
     width_ = width, height_ = height;
-    host_.resize(std::size_t(width) * height);
-    return PixelRecord{host_.data(), nullptr};
+    host_ = kept ? std::move(sm) : std::vector<unsigned>();
 }
 
 std::optional<unsigned> WriterRecord::read_cpu(int x, int y) const {

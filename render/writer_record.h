@@ -15,8 +15,9 @@ namespace kc {
 
 class WriterRecord {
 public:
-    // The record for the next paint; PixelRecord{} (nothing kept) when `on` is false.
-    PixelRecord for_cpu(bool on, int width, int height);
+    // Keeps the record a cpu frame made (render/cpu_paint_worker.h): which worker wrote each of
+    // width*height pixels; an empty one (not recorded) keeps none.
+    void keep_cpu(std::vector<unsigned> sm, int width, int height);
     // Which SM wrote pixel (x, y) in the last paint that kept a record; nullopt when none did.
     std::optional<unsigned> read_cpu(int x, int y) const;
 #ifdef KC_HAVE_CUDA

@@ -1,6 +1,7 @@
 #include "app/cli/options.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string_view>
 
@@ -27,6 +28,18 @@ bool parse_size(const std::string& text, int& w, int& h) {
     if (!d || d->z != 1 || separators != 1) return false;
     w = d->x, h = d->y;
     return true;
+}
+
+// A floating flag's range, the one check every floating flag gets: CLI::Range lets NaN through
+// (every comparison with it is false), and "inf" is never a useful length, speed or time.
+CLI::Validator finite_range(double lo, double hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& text) -> std::string {
+            double v = 0;
+            if (CLI::detail::lexical_cast(text, v) && std::isfinite(v) && v >= lo && v <= hi) return {};
+            return fmt::format("{} is not a number from {:g} to {:g}", text, lo, hi);
+        },
+        fmt::format("FLOAT in [{:g} - {:g}]", lo, hi));
 }
 
 // "--center X Y" (and record's "--center-to X Y") becomes "--center=X,Y", so that values starting
@@ -157,6 +170,7 @@ void add_run_flags(CLI::App& app, Options& o) {
         ->check(CLI::Range(0, 86400))
         ->capture_default_str();
     app.add_option("--out", o.out, "Headless: write the last frame to this PNG (or .jpg) file");
+    app.add_flag("--force", o.force, "Replace --out (and --save-preset's file) even where it is read-only");
     app.add_flag("--json", o.json, "Headless: print the timings as JSON");
     app.add_flag("--print-command", o.print_command,
                  "Print the kcanvas command that paints the picture these flags (and --preset) describe, then exit");
@@ -200,17 +214,18 @@ CLI::App* add_record_command(CLI::App& app, RecordFlags& f) {
                     "The recording: NAME.gif, NAME.mp4, NAME.webm (those two need ffmpeg), or a folder (NAME/) "
                     "for frame-00000.png ...")
         ->required();
+    cmd->add_flag("--force", f.force, "Replace --out even where it is read-only");
     cmd->add_option("--fps", f.fps, "Frames per second; frame n is painted at t = n / fps (1..240, GIF 50 at most)")
-        ->capture_default_str();
+        ->capture_default_str(); // checked with the plan (NaN and inf too)
     auto* frames = cmd->add_option("--frames", f.frames, "How many frames (default: 5 seconds' worth)")
                        ->check(CLI::Range(1, 100000));
     cmd->add_option("--seconds", f.seconds, "How long, instead of --frames")
-        ->check(CLI::Range(0.001, 3600.0))
+        ->check(finite_range(0.001, 3600.0))
         ->excludes(frames);
     cmd->add_flag("--step", f.step, "Step mode: the blocks paint one after another in launch order");
     cmd->add_option("--blocks-per-second", f.blocks_per_second,
                     "Step mode's pace (default: every block painted by 90% of the recording)")
-        ->check(CLI::Range(0.001, 1e9));
+        ->check(finite_range(0.001, 1e9));
     cmd->add_option("--sweep", f.sweeps,
                     "A parameter from one value to the other over the recording, shown in the caption: "
                     "weight=0:1, cell=, level=, radius=, iter=, zoom=1:1000 (geometric), block=8x8:64x16");
@@ -218,9 +233,9 @@ CLI::App* add_record_command(CLI::App& app, RecordFlags& f) {
         ->expected(2)
         ->delimiter(',');
     cmd->add_option("--speed", f.speed, "Animation time per recorded second (the window's speed factor)")
-        ->check(CLI::Range(0.1, 8.0))
+        ->check(finite_range(0.1, 8.0))
         ->capture_default_str();
-    cmd->add_option("--start", f.start, "t of the first frame, seconds")->check(CLI::Range(0.0, 1e6));
+    cmd->add_option("--start", f.start, "t of the first frame, seconds")->check(finite_range(0.0, 1e6));
     cmd->add_flag("--outlines", f.outlines, "Draw every block's boundary");
     cmd->add_option("--inspect", f.inspect, "Pin the inspector on pixel X,Y (its box and tooltip)")
         ->expected(2)
@@ -269,6 +284,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench, std::string& gpu
         ->capture_default_str();
     cmd->add_option("--csv", bench.csv, "CSV output file")->capture_default_str();
     cmd->add_option("--json-out", bench.json, "JSON output file")->capture_default_str();
+    cmd->add_flag("--force", bench.force, "Replace --csv and --json-out even where they are read-only");
     cmd->add_flag("--sweep-blocks", bench.sweep_blocks, "Time every block shape per op and size; print the best");
     add_gpu_flag(*cmd, gpu); // one spec with the top level's: `kcanvas --gpu 1 bench` benches GPU 1
     return cmd;
@@ -375,8 +391,11 @@ Refusal apply_run(Options& o, const PictureFlags& f) {
     if (!o.out.empty()) { // before any frame is rendered
         if (auto e = output_format_error(o.out)) return "--out: " + *e;
         if (auto e = output_path_error(o.out)) return "--out: " + *e;
+        if (auto e = read_only_refusal(o.out, o.force)) return "--out " + *e;
     }
-    if (auto e = output_path_error(o.save_preset); e && !o.save_preset.empty()) return "--save-preset: " + *e;
+    if (o.save_preset.empty()) return std::nullopt;
+    if (auto e = output_path_error(o.save_preset)) return "--save-preset: " + *e;
+    if (auto e = read_only_refusal(o.save_preset, o.force)) return "--save-preset " + *e;
     return std::nullopt;
 }
 
@@ -437,6 +456,8 @@ Refusal resolve(Options& o, PictureFlags& f, RecordFlags& record, BenchOptions& 
         // A missing folder is found now, not after the whole benchmark has run.
         if (auto e = output_path_error(bench.csv)) return "--csv: " + *e;
         if (auto e = output_path_error(bench.json)) return "--json-out: " + *e;
+        if (auto e = read_only_refusal(bench.csv, bench.force)) return "--csv " + *e;
+        if (auto e = read_only_refusal(bench.json, bench.force)) return "--json-out " + *e;
         o.bench = bench;
         return std::nullopt;
     }
@@ -478,6 +499,12 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
         return 2;
     }
     return o;
+}
+
+std::optional<std::string> read_only_refusal(const std::string& path, bool force) {
+    if (force) return std::nullopt;
+    if (auto e = read_only_error(path)) return *e + ": add --force to replace it";
+    return std::nullopt;
 }
 
 int save_preset_or_print_command(Options o) {

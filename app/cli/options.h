@@ -27,6 +27,7 @@ struct Options {
     int frames = 100;
     int watchdog_s = 20; // exit with a message when no frame finishes for this long on a CUDA backend; 0: off
     std::string out;     // headless: write the last frame here
+    bool force = false;  // --force: --out and --save-preset replace a read-only file
     bool json = false;
     std::optional<Backend> backend; // nullopt: the best one available
     Present present = Present::Direct;
@@ -60,6 +61,10 @@ PaintJob job_from_options(const Options& o);
 // The preset the options describe, and the options a preset sets (what decides the picture).
 Preset preset_from_options(const Options& o);
 void apply_preset(const Preset& p, Options& o);
+
+// Why the command line does not replace `path` without --force (a read-only file): "'x.png' is
+// read-only ...: add --force to replace it"; nullopt with `force` or a writable file.
+std::optional<std::string> read_only_refusal(const std::string& path, bool force);
 
 // --save-preset and --print-command: writes the preset and prints the command; the exit code.
 int save_preset_or_print_command(Options o);

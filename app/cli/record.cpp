@@ -28,9 +28,29 @@ namespace kc {
 
 namespace {
 
-// Ctrl+C ends the recording cleanly: the temporary file goes, nothing is left half-written.
-std::atomic<bool> g_interrupted{false};
-void on_interrupt(int) { g_interrupted = true; }
+// Ctrl+C, kill or a closed terminal ends the recording cleanly: the temporary file goes, nothing is
+// left half-written. The signal that did, or 0.
+std::atomic<int> g_interrupted{0};
+void on_interrupt(int signal) { g_interrupted = signal; }
+constexpr int kEndingSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// The signals above end the recording cleanly while it runs; restored as they were when it ends.
+class CleanEnding {
+public:
+    CleanEnding() {
+        struct sigaction interrupt {};
+        interrupt.sa_handler = &on_interrupt;
+        for (std::size_t i = 0; i < std::size(kEndingSignals); ++i) sigaction(kEndingSignals[i], &interrupt, &old_[i]);
+    }
+    ~CleanEnding() {
+        for (std::size_t i = 0; i < std::size(kEndingSignals); ++i) sigaction(kEndingSignals[i], &old_[i], nullptr);
+    }
+    CleanEnding(const CleanEnding&) = delete;
+    CleanEnding& operator=(const CleanEnding&) = delete;
+
+private:
+    struct sigaction old_[std::size(kEndingSignals)]{};
+};
 
 // Flags into a plan for the picture `o` describes. Exit code, or 0.
 int make_plan(const RecordFlags& f, const Options& o, RecordPlan& plan) {
@@ -80,6 +100,7 @@ int make_plan(const RecordFlags& f, const Options& o, RecordPlan& plan) {
         return fail(fmt::format("--step follows kcanvas' own launch; {} paints with {}", op.name,
                                 op.custom ? "its own kernels" : "your kernel's own indexing"));
     if (auto e = record_output_error(f.out, o.width, o.height, f.fps)) return fail(*e);
+    if (auto e = read_only_refusal(f.out, f.force)) return fail("--out " + *e);
     if (auto e = plan_error(plan)) return fail(*e);
     return 0;
 }
@@ -101,21 +122,20 @@ int record(const RecordFlags& f, const RecordPlan& plan, Recorder::Render render
     }
     Recorder recorder(plan, std::move(std::get<std::unique_ptr<FrameEncoder>>(opened)), std::move(render));
     const bool tty = ::isatty(2) == 1;
-    struct sigaction interrupt {
-    }, old_int{}, old_term{};
-    interrupt.sa_handler = &on_interrupt;
-    sigaction(SIGINT, &interrupt, &old_int);
-    sigaction(SIGTERM, &interrupt, &old_term);
-    while (recorder.step(std::chrono::milliseconds(100))) {
-        show_progress(recorder, tty);
-        if (g_interrupted) recorder.cancel();
+    {
+        const CleanEnding clean_ending;
+        while (recorder.step(std::chrono::milliseconds(100))) {
+            show_progress(recorder, tty);
+            if (g_interrupted) recorder.cancel();
+        }
     }
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
     if (tty) fmt::print(stderr, "\r\033[K");
     if (!recorder.succeeded()) {
         fmt::print(stderr, "kcanvas record: {}; nothing was written\n", recorder.error().value_or("failed"));
-        return g_interrupted ? 130 : 1;
+        // A file that could not be written is exit 2, as for --headless --out (README); a frame that
+        // could not be painted is 1; a signal, 128 + its number, as the shell reports it.
+        if (g_interrupted) return 128 + g_interrupted;
+        return recorder.output_failed() ? 2 : 1;
     }
     std::error_code ec;
     const auto bytes = std::filesystem::is_directory(f.out, ec) ? 0 : std::filesystem::file_size(f.out, ec);

@@ -14,6 +14,7 @@ struct RecordFlags {
     double fps = 30;
     int frames = 0;
     double seconds = 0;
+    bool force = false; // --force: --out replaces a read-only file
     bool step = false, outlines = false, no_tint = false, no_legend = false, no_caption = false, plain = false;
     double blocks_per_second = 0, speed = 1, start = 0;
     std::vector<std::string> sweeps, center_to, inspect;

@@ -67,7 +67,11 @@ void CanvasView::pan(double dx, double dy) {
     clamp_centre();
 }
 
-double CanvasView::fit_zoom() const { return std::min(viewport_.w / width_, viewport_.h / height_); }
+double CanvasView::fit_zoom() const {
+    const double fit = std::min(viewport_.w / width_, viewport_.h / height_), pixels = fit * pixels_per_point_;
+    if (!whole_fit_ || pixels < 1) return fit; // shrinking is filtered (the texture's linear min filter)
+    return *(std::upper_bound(kWholeZooms.begin(), kWholeZooms.end(), pixels * (1 + 1e-9)) - 1) / pixels_per_point_;
+}
 
 PointD CanvasView::to_canvas(PointD screen) const {
     const RectD r = image_rect();

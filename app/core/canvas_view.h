@@ -35,6 +35,10 @@ public:
     // The whole canvas, centred, as large as fits; it keeps fitting as the window or canvas
     // changes until the user zooms or pans.
     void fit();
+    // Whether the fit snaps down to a whole zoom (1, 2, 3, 4, 6 ... framebuffer pixels per canvas
+    // pixel) when it magnifies: the teaching views' one-pixel patterns then show no moiré and
+    // every row the same height.
+    void set_whole_fit(bool whole) { whole_fit_ = whole; }
     // One canvas pixel per framebuffer pixel, about the canvas point at the viewport's middle.
     void one_to_one();
     // Multiplies the zoom by `factor`, keeping the canvas point under `screen` where it is.
@@ -70,6 +74,7 @@ private:
     double pixels_per_point_ = 1.0;
     int width_ = 1, height_ = 1;
     bool fitted_ = true;
+    bool whole_fit_ = false;
     double zoom_ = 1.0;
     PointD centre_{0.5, 0.5};
 };

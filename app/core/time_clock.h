@@ -16,6 +16,7 @@ struct TimeClock {
     bool loop = false;
     double loop_from = 0.0, loop_to = 10.0;
     double frame_seconds = 1.0 / 30; // one frame forward or back
+    double furthest = 0.0;           // the latest t shown: the time slider keeps reaching it when scrubbed back
 
     // `t` as the clock shows it: never negative; inside [loop_from, loop_to) when looping.
     double wrapped(double t) const {
@@ -25,7 +26,10 @@ struct TimeClock {
         }
         return std::max(0.0, t);
     }
-    void set(double t) { seconds = wrapped(t); }
+    void set(double t) {
+        seconds = wrapped(t);
+        furthest = std::max(furthest, seconds);
+    }
     void advance(double wall_seconds) {
         if (!paused) set(seconds + wall_seconds * speed);
     }

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -75,6 +76,7 @@ public:
     std::optional<std::string> finish() override {
         const int status = stop(false);
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return failed("ffmpeg failed");
+        if (auto e = check_result()) return failed(*e);
         return file_.commit();
     }
 
@@ -90,6 +92,45 @@ private:
             pid_ = -1;
         }
         return status;
+    }
+    // ffmpeg 5.1 exits 0 after "Error writing trailer ...: No space left on device", its file
+    // unplayable: what it wrote is checked before it replaces anything. Why not, or nullopt.
+    std::optional<std::string> check_result() {
+        if (log_size() > 0) return "ffmpeg reported an error"; // -loglevel error: it logs nothing else
+        struct stat st {};
+        if (::stat(file_.temporary().c_str(), &st) != 0 || st.st_size == 0) return "ffmpeg wrote nothing";
+        return probe_error();
+    }
+    // ffprobe, where installed, must read the file without an error.
+    std::optional<std::string> probe_error() {
+        const auto ffprobe = find_program("ffprobe");
+        if (!ffprobe || !log_) return std::nullopt;
+        const int status = run_logged({*ffprobe, "-v", "error", "-i", file_.temporary()});
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && log_size() == 0) return std::nullopt;
+        return "ffprobe cannot read what ffmpeg wrote";
+    }
+    // Runs `args` to the end with stdout and stderr into the log; its wait status (-1: not started).
+    int run_logged(const std::vector<std::string>& args) {
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_adddup2(&actions, fileno(log_), 1);
+        posix_spawn_file_actions_adddup2(&actions, fileno(log_), 2);
+        std::vector<char*> argv;
+        for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        pid_t pid = -1;
+        int status = -1;
+        if (posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ) == 0)
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+        posix_spawn_file_actions_destroy(&actions);
+        return status;
+    }
+    // What ffmpeg (and ffprobe) wrote to the log, in bytes.
+    long log_size() const {
+        struct stat st {};
+        return log_ && ::fstat(fileno(log_), &st) == 0 ? long(st.st_size) : 0;
     }
     // Why, with what ffmpeg said; the temporary goes.
     std::string failed(const std::string& what) {

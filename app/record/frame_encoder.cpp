@@ -70,14 +70,16 @@ std::string_view record_format_name(RecordFormat f) {
 
 bool needs_ffmpeg(RecordFormat f) { return f == RecordFormat::Mp4 || f == RecordFormat::Webm; }
 
-std::optional<std::string> find_ffmpeg() {
+std::optional<std::string> find_ffmpeg() { return find_program("ffmpeg"); }
+
+std::optional<std::string> find_program(std::string_view name) {
     const char* path = std::getenv("PATH");
     if (!path) return std::nullopt;
     std::string_view rest(path);
     while (true) {
         const auto colon = rest.find(':');
         const std::string_view dir = rest.substr(0, colon);
-        const std::string candidate = fmt::format("{}/ffmpeg", dir.empty() ? std::string_view(".") : dir);
+        const std::string candidate = fmt::format("{}/{}", dir.empty() ? std::string_view(".") : dir, name);
         if (::access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate;
         if (colon == std::string_view::npos) return std::nullopt;
         rest.remove_prefix(colon + 1);

@@ -23,7 +23,8 @@ std::optional<RecordFormat> record_format_of(const std::string& path);
 std::string_view record_format_name(RecordFormat f); // "GIF", "MP4", ...
 bool needs_ffmpeg(RecordFormat f);
 
-// The ffmpeg program on $PATH, or nullopt.
+// The ffmpeg program on $PATH, or nullopt; find_program("ffprobe") likewise.
+std::optional<std::string> find_program(std::string_view name);
 std::optional<std::string> find_ffmpeg();
 inline constexpr const char* kNoFfmpeg =
     "MP4 and WebM need the ffmpeg program, which is not on PATH (Debian: apt-get install ffmpeg); "

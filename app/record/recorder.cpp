@@ -16,7 +16,7 @@ std::optional<std::string> Recorder::one_unit() {
         encoder_->sample(pixels_);
     } else {
         if (auto e = render_(plan_frame(plan_, next_frame_), pixels_)) return e;
-        if (auto e = encoder_->add(pixels_)) return e;
+        if (auto e = encoder_->add(pixels_)) return output_failed_ = true, e;
         ++next_frame_;
     }
     ++done_work_;
@@ -24,6 +24,7 @@ std::optional<std::string> Recorder::one_unit() {
         auto e = encoder_->finish();
         encoder_.reset();
         done_ = true;
+        output_failed_ = e.has_value();
         return e;
     }
     return std::nullopt;

@@ -26,6 +26,7 @@ public:
     bool running() const { return encoder_ != nullptr; }
     bool succeeded() const { return done_ && !error_; }
     const std::optional<std::string>& error() const { return error_; }
+    bool output_failed() const { return output_failed_; } // the error is the encoder's: the file was not written
 
     int work_done() const { return done_work_; } // frames rendered, palette samples included
     int work_total() const { return int(samples_.size()) + plan_.frames; }
@@ -44,7 +45,7 @@ private:
     std::vector<int> samples_;
     std::vector<Pixel> pixels_;
     int done_work_ = 0, next_frame_ = 0;
-    bool done_ = false;
+    bool done_ = false, output_failed_ = false;
     std::optional<std::string> error_;
     double busy_seconds_ = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gpu/param_limits.h"
@@ -49,6 +50,13 @@ double step_rate(const RecordPlan& plan) {
     return double(std::max(1LL, blocks)) / seconds;
 }
 
+long long step_blocks(const RecordPlan& plan, int n) {
+    const double elapsed = double(n) * plan.clock.speed / plan.fps;
+    // A hair over the product: frame n of 30 fps at 30 blocks a second paints n blocks, not n-1.
+    const double painted = std::floor(plan.first_blocks + elapsed * step_rate(plan) + 1e-9);
+    return (long long)std::clamp(painted, 0.0, 1e15); // plan_frame caps it at the frame's grid
+}
+
 RecordFrame plan_frame(const RecordPlan& plan, int n) {
     RecordFrame f;
     f.job = plan.job;
@@ -63,8 +71,7 @@ RecordFrame plan_frame(const RecordPlan& plan, int n) {
     const Dim3& grid = resolved.grid;
     f.job.max_blocks = -1;
     if (plan.step && !op.custom && !op.user_code) {
-        // A hair over the product: frame n of 30 fps at 30 blocks a second paints n blocks, not n-1.
-        f.job.max_blocks = std::min(grid.count(), (long long)std::floor(f.seconds * step_rate(plan) + 1e-9));
+        f.job.max_blocks = std::min(grid.count(), step_blocks(plan, n));
         moving.push_back(
             fmt::format("step mode: {} of {} blocks painted, in launch order", f.job.max_blocks, grid.count()));
     }

@@ -35,10 +35,13 @@ struct RecordPlan {
     PaintJob job; // frame 0's (params.width/height: the recording's size)
     int frames = 150;
     double fps = 30;
-    TimeClock clock;              // its speed and loop range; frame n is at clock.at_frame(n, fps, start)
-    double start = 0;             // t of frame 0
-    bool step = false;            // step mode: blocks appear in launch order
-    double blocks_per_second = 0; // 0: every block painted by 90 % of the recording
+    TimeClock clock;   // its speed and loop range; frame n is at clock.at_frame(n, fps, start)
+    double start = 0;  // t of frame 0
+    bool step = false; // step mode: blocks appear in launch order, counted from frame 0
+    // 0, the default of `record --step` and of the window's Record section alike: every block
+    // painted by 90 % of the recording.
+    double blocks_per_second = 0;
+    double first_blocks = 0; // blocks painted at frame 0 (a recording at the window's pace goes on from there)
     std::vector<ParamSweep> sweeps;
     std::optional<std::pair<double, double>> center_to; // a zoom's end centre (the fractals)
     RecordOverlays overlays;
@@ -53,6 +56,9 @@ struct RecordFrame {
 
 // How fast step mode paints: the plan's rate, or every block by 90 % of the recording.
 double step_rate(const RecordPlan& plan);
+// The blocks step mode has painted in frame n: first_blocks, then step_rate() a second of the
+// recording's own time (n x speed / fps), whatever t it starts at or loops to.
+long long step_blocks(const RecordPlan& plan, int n);
 RecordFrame plan_frame(const RecordPlan& plan, int n);
 // Why the plan cannot be recorded: a frame whose launch breaks a limit every GPU has (checked for
 // every frame, as a block sweep may pass a shape with too many threads), a bad sweep.

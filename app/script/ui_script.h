@@ -24,7 +24,8 @@
 //   print LABEL (prints "widget LABEL: VALUE", what the control shows) | widgets (lists the visible ones)
 //   where LABEL (prints "where LABEL: X0,Y0 X1,Y1", the control's rectangle in window pixels)
 //   expect TEXT (fails unless the panel shows TEXT within 60 frames) | expect-not TEXT
-//   text (prints all text drawn with the ui:: text functions)
+//   text (prints all text drawn with the ui:: text functions) | clock (prints "clock: T ms", a steady
+//     clock: the time between two is how long the window took to answer what came between them)
 #include <chrono>
 #include <deque>
 #include <functional>

@@ -140,8 +140,8 @@ void image_slot(UiState& s, const PanelContext& ctx, int slot) {
     const char name = slot == 0 ? 'A' : 'B';
     const std::string field = fmt::format("Image {}", name), load = fmt::format("Load {}", name),
                       clear = fmt::format("Clear {}", name);
-    if (ui::InputText(field.c_str(), s.image_path[slot].data(), s.image_path[slot].size(),
-                      ImGuiInputTextFlags_EnterReturnsTrue))
+    const bool failed = !ctx.messages.text(image_topic(slot)).empty();
+    if (ui::PathInput(field.c_str(), s.image_path[slot].data(), s.image_path[slot].size(), failed))
         ctx.requests.push(request::LoadImage{slot, s.image_path[slot].data()});
     if (ui::Button(load.c_str())) ctx.requests.push(request::LoadImage{slot, s.image_path[slot].data()});
     same_line_if_fits(button_width(clear));
@@ -598,6 +598,7 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
         draw_panel_edge(s);
     }
     unsaved_kernel_dialog(s, ctx);
+    recording_quit_dialog(s, ctx.requests);
     kernel_fault_dialog(s, ctx);
     return canvas_area(s);
 }

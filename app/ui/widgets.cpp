@@ -200,6 +200,19 @@ bool InputText(const char* label, char* buf, size_t buf_size, ImGuiInputTextFlag
     return changed;
 }
 
+bool PathInput(const char* label, char* buf, size_t buf_size, bool failed) {
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID entered_id = ImGui::GetID((std::string(label) + "##entered").c_str()); // Enter, last frame
+    if (storage->GetBool(entered_id)) {
+        storage->SetBool(entered_id, false);
+        if (failed) ImGui::SetKeyboardFocusHere(); // focused by code: ImGui selects the whole text
+    }
+    const bool entered =
+        InputText(label, buf, buf_size, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    if (entered) storage->SetBool(entered_id, true);
+    return entered;
+}
+
 bool InputTextMultiline(const char* label, char* buf, size_t buf_size, const ImVec2& size, ImGuiInputTextFlags flags,
                         ImGuiInputTextCallback callback, void* user_data) {
     BufferTracker t{callback, user_data, buf};

@@ -95,6 +95,11 @@ void record_last_item(const char* label, const std::string& value = {});
 // when the last item drawn is visible.
 void record_text(std::string_view text);
 
+// A path field; true on Enter. A click into it selects the whole path (typing replaces it, as in
+// a browser's address bar), and after an Enter whose path `failed` (known the frame after), it
+// stays active with the path selected: Ctrl+A and typing never splice a new path into the old.
+bool PathInput(const char* label, char* buf, size_t buf_size, bool failed);
+
 // An int field (no step buttons) that changes *v only when the edit is done: on Enter, or when
 // the field loses focus after an edit (a click elsewhere, Tab). Typing "1616" passes through
 // "16", which must not launch. The typed value lives in ImGui's storage until then. Returns

@@ -148,6 +148,23 @@ void draw_status_bar(UiState& s, const Messages& all) {
     ImGui::End();
 }
 
+void draw_painting_note(const UiState& s, double painting_s, double last_frame_s) {
+    const RectD area = canvas_area(s);
+    const float margin = 8.0f * s.ui_scale;
+    ImGui::SetNextWindowPos(ImVec2(float(area.x) + margin, float(area.y + area.h) - margin), ImGuiCond_Always,
+                            ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.75f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_AlwaysAutoResize;
+    ImGui::Begin("##painting", nullptr, flags);
+    if (last_frame_s > 0)
+        ui::Text("painting... %.1f s (the last frame took %.1f s)", painting_s, last_frame_s);
+    else
+        ui::Text("painting... %.1f s", painting_s);
+    ImGui::End();
+}
+
 RectD canvas_area(const UiState& s) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float panel = s.settings.panel_hidden ? 0.0f : panel_width(s);

@@ -18,6 +18,11 @@ void draw_panel_edge(UiState& state);
 // refusal, image error and message (a saved file's full path).
 void draw_status_bar(UiState& state, const Messages& messages);
 
+// While a slow cpu frame paints, a small note in the canvas' bottom-left corner: how long it has
+// painted and what the last frame took (the canvas shows that one meanwhile). Drawn over the
+// canvas, not in the status bar, whose height (and buttons) would jump as it came and went.
+void draw_painting_note(const UiState& state, double painting_s, double last_frame_s);
+
 // Where the canvas goes this frame, in ImGui's coordinates (points).
 RectD canvas_area(const UiState& state);
 

@@ -130,8 +130,13 @@ bool save_kernel(RequestTargets& t, std::string path) {
 
 // The close button and Ctrl+Q ask first when the editor holds unsaved edits (the "Unsaved kernel"
 // dialog: Save, Discard, Cancel); after a fault the source is saved already.
+// A running recording is asked about first too ("Recording in progress": finish, stop, cancel).
 void quit(RequestTargets& t, bool ask_first) {
     UiState& s = t.state;
+    if (ask_first && t.recorder.running() && !t.messages.has(Topic::Fault)) {
+        s.record.quit_dialog = true;
+        return;
+    }
     const bool ask = ask_first && s.kernel.unsaved() && !t.messages.has(Topic::Fault);
     (ask ? s.unsaved_dialog : s.quit) = true;
 }

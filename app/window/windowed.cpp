@@ -29,6 +29,7 @@
 #include "app/ui/panels/tune_panel.h"
 #include "app/ui/ui_scale.h"
 #include "app/ui/widgets.h"
+#include "app/ui/window_layout.h"
 #include "app/window/canvas_input.h"
 #include "app/window/idle_wait.h"
 #include "app/window/key_events.h"
@@ -85,11 +86,25 @@ void handle_keys(KeyEvents& keys, UiState& s, Requests& requests) {
     keys.hold_short_presses(presses);
     for (const KeyPress& press : presses) {
         if (press.key == GLFW_KEY_ESCAPE && s.unsaved_dialog) s.unsaved_dialog = false;
+        if (press.key == GLFW_KEY_ESCAPE && s.record.quit_dialog) s.record.quit_dialog = false;
         if (const auto command = command_for(press, typing)) requests.push(*command_request(*command));
     }
 }
 
 using Clock = std::chrono::steady_clock;
+
+// How long a frame waits for the cpu backend's picture before drawing the last finished one:
+// short enough that the panel answers a click within a tenth of a second whatever a frame costs.
+constexpr std::chrono::milliseconds kPaintWait{40};
+
+// Shorter cpu frames than this are not worth a note: it would flicker.
+constexpr double kPaintingNoteAfter = 0.2; // seconds
+
+// While a slow cpu frame paints, the canvas says so (and what the last one took).
+void note_painting(const UiState& s, const FramePainter& painter) {
+    const std::optional<double> seconds = painter.painting_seconds();
+    if (seconds && *seconds >= kPaintingNoteAfter) draw_painting_note(s, *seconds, painter.times().kernel.last() / 1e6);
+}
 
 std::string tuner_done_message(const BlockSweep& sweep) {
     if (sweep.fastest_first().empty()) return "no block shape could run";
@@ -198,6 +213,7 @@ private:
 
 UiScript::Hooks FrameLoop::script_hooks() {
     return {[this](const std::string& path) {
+                w_.painter.finish_painting(w_.canvas); // the picture the script waited for
                 return write_image(path, w_.canvas.width(), w_.canvas.height(), w_.canvas.read_texture());
             },
             [this](const std::string& path) { return write_image(path, fb_w_, fb_h_, read_framebuffer(fb_w_, fb_h_)); },
@@ -206,10 +222,12 @@ UiScript::Hooks FrameLoop::script_hooks() {
 
 // Whether the next frame shows something new without input: then it comes at once; else the loop
 // waits for input (at most IdleWait::kLongest). A script counts frames: it never waits but in `idle`.
+// A cpu frame on the worker lands in a later window frame: looked for every frame, as it comes.
 bool FrameLoop::screen_moves() const {
     const bool clock_shows = !s_.clock.paused && (op_registry()[s_.job.op].user_code || s_.teach.stepping);
     return (w_.script && !w_.script->idle()) || clock_shows || s_.teach.step_request || s_.record.running ||
-           (sweep_ && sweep_->running()) || !requests_.empty() || w_.mouse.behind() || ImGui::IsAnyMouseDown();
+           (sweep_ && sweep_->running()) || w_.painter.painting_seconds() || !requests_.empty() || w_.mouse.behind() ||
+           ImGui::IsAnyMouseDown();
 }
 
 // Events, keys, the close button, dropped files and the script's next commands, as requests.
@@ -241,6 +259,10 @@ void FrameLoop::carry_out_requests_between_frames() {
     s_.job.params.seconds = static_cast<float>(tick_clock(s_, last_tick_));
     s_.resolved = resolve_launch(s_.job, w_.painter.limits());
     if (!faulted()) recorder_.advance(s_, messages_);
+    if (s_.record.quit_when_done && !recorder_.running()) { // "Finish recording, then quit": it has
+        s_.record.quit_when_done = false;
+        requests_.push(request::Quit{/*ask_first=*/true});
+    }
 }
 
 // CUDA (or the CPU emulator) paints the canvas; an illegal launch keeps the old picture. After a
@@ -283,7 +305,7 @@ void FrameLoop::paint_or_tune() {
     p.record_writers(to_inspect_ && !s_.resolved.own); // custom ops' kernels record none
     if (!advance_tuner(s_, messages_, sweep_, p, w_.canvas)) {
         const std::optional<std::string> refusal =
-            p.paint(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants);
+            p.paint_responsive(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants, kPaintWait);
         if (refusal)
             messages_.error(Topic::Launch, *refusal);
         else
@@ -315,7 +337,9 @@ void FrameLoop::build_panel() {
     const ImGuiIO& io = ImGui::GetIO();
     s_.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
     s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
+    s_.view.set_whole_fit(s_.job.view != View::Pixels); // the teaching views' patterns, without moiré
     handle_canvas_input(s_);
+    note_painting(s_, w_.painter);
     if (!faulted() && !(sweep_ && sweep_->running()))
         draw_canvas_overlay({s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height(),
                              messages_.text(Topic::Launch), inspected_, w_.painter.backend() == Backend::Cpu});

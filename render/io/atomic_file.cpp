@@ -1,6 +1,7 @@
 #include "render/io/atomic_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -106,6 +107,21 @@ void sync_folder(const fs::path& folder) {
     ::close(fd);
 }
 
+// A name the file system cannot hold, found before any work rather than at the final rename.
+std::optional<std::string> name_length_error(const std::string& path) {
+    if (path.size() >= PATH_MAX)
+        return failure(path.substr(0, 60) + "...",
+                       fmt::format("the path is {} bytes long, over the {} Linux allows", path.size(), PATH_MAX - 1),
+                       false);
+    for (const fs::path& part : fs::path(path))
+        if (part.native().size() > NAME_MAX)
+            return failure(path.substr(0, 60) + "...",
+                           fmt::format("a name in it is {} bytes long, over the {} a file name may have",
+                                       part.native().size(), NAME_MAX),
+                           false);
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<std::string> write_file_atomically(const std::string& path, std::span<const std::byte> bytes) {
@@ -137,6 +153,7 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
 
 std::optional<std::string> output_path_error(const std::string& path) {
     if (path.empty()) return "cannot write a file without a name";
+    if (auto e = name_length_error(path)) return e;
     const fs::path target = resolved_target(path);
     const fs::path folder = folder_of(target);
     struct stat st {};
@@ -150,6 +167,15 @@ std::optional<std::string> output_path_error(const std::string& path) {
     if (!S_ISDIR(st.st_mode)) return failure(path, reason_for(ENOTDIR, folder), false);
     if (::access(folder.c_str(), W_OK) != 0) return failure(path, reason_for(errno, folder), false);
     return std::nullopt;
+}
+
+std::optional<std::string> read_only_error(const std::string& path) {
+    struct stat st {};
+    if (path.empty() || ::stat(resolved_target(path).c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    // By the mode, not access(): root may write anything, yet a file made read-only is still meant to stay.
+    if ((st.st_mode & 0222) != 0 && ::access(path.c_str(), W_OK) == 0) return std::nullopt;
+    return fmt::format("'{}' is read-only (mode {:04o}); kcanvas does not replace a file made read-only", path,
+                       st.st_mode & 07777);
 }
 
 std::variant<PendingFile, std::string> PendingFile::create(const std::string& target, std::string_view suffix) {
@@ -228,6 +254,7 @@ bool holds_only_replaceable(const fs::path& folder, bool (*is_replaceable)(const
 
 std::optional<std::string> output_folder_error(const std::string& path, bool (*is_replaceable)(const std::string&)) {
     if (path.empty()) return "cannot write a folder without a name";
+    if (auto e = name_length_error(path)) return e;
     fs::path target = fs::path(path);
     if (!target.has_filename()) target = target.parent_path(); // "frames/"
     struct stat st {};

@@ -17,10 +17,14 @@ namespace kc {
 std::optional<std::string> write_file_atomically(const std::string& path, std::span<const std::byte> bytes);
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view text);
 
-// Whether a file could be created at `path` at all: its folder exists, is a folder and is writable,
-// and `path` is not a folder itself. Lets the command line refuse before hours of work; the write
-// itself still checks everything.
+// Whether a file could be created at `path` at all: its name fits (NAME_MAX, PATH_MAX), its folder
+// exists, is a folder and is writable, and `path` is not a folder itself. Lets the command line
+// refuse before hours of work; the write itself still checks everything.
 std::optional<std::string> output_path_error(const std::string& path);
+
+// Why kcanvas does not replace `path` unasked: it is a file its owner made read-only (no write
+// permission, e.g. mode 0444), which `cp` also refuses to replace without -f. nullopt otherwise.
+std::optional<std::string> read_only_error(const std::string& path);
 
 // A file made piece by piece (a recording): the pieces go to a temporary file beside `target`,
 // which commit() syncs and renames over it once complete. Destroyed uncommitted (a failure, a

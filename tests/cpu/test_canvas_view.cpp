@@ -25,6 +25,23 @@ TEST(CanvasView, FitCentresTheWholeCanvasAsLargeAsItFits) {
     EXPECT_DOUBLE_EQ(r.h, 200);
 }
 
+// The teaching views fit at a whole zoom when magnifying (1.28 -> 1, 2.5 -> 2, on a 2x screen
+// 1.28 points -> 2 pixels): every canvas pixel the same square, no moiré.
+TEST(CanvasView, AWholeFitSnapsDownToAWholeZoomWhenMagnifying) {
+    CanvasView v = view_of(500, 300, {0, 0, 640, 480}); // fit 1.28
+    v.set_whole_fit(true);
+    EXPECT_DOUBLE_EQ(v.zoom(), 1.0);
+    v.set_viewport({0, 0, 1250, 900}); // 2.5
+    EXPECT_DOUBLE_EQ(v.zoom(), 2.0);
+    v.set_viewport({0, 0, 640, 480}, 2.0); // 2.56 pixels
+    EXPECT_DOUBLE_EQ(v.pixel_zoom(), 2.0);
+    v.set_viewport({0, 0, 250, 200}); // 0.5: shrinking stays the fit (filtered)
+    EXPECT_DOUBLE_EQ(v.zoom(), 0.5);
+    v.set_whole_fit(false);
+    v.set_viewport({0, 0, 640, 480});
+    EXPECT_DOUBLE_EQ(v.zoom(), 1.28);
+}
+
 TEST(CanvasView, FitFollowsTheViewportUntilTheUserZooms) {
     CanvasView v = view_of(100, 100, {0, 0, 200, 200});
     v.set_viewport({0, 0, 400, 300});

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -36,7 +37,8 @@ const std::set<std::string> kDocumentedFlags = {
     "--mapping",  "--view",      "--tutorial", "--weight",      "--cell",          "--frames",
     "--watchdog", "--out",       "--json",     "--backend",     "--present",       "--no-vsync",
     "--script",   "--ui-scale",  "--center-x", "--center-y",    "--julia-re",      "--julia-im",
-    "--gpu",      "--list-gpus", "--preset",   "--save-preset", "--print-command", "--version"};
+    "--gpu",      "--list-gpus", "--preset",   "--save-preset", "--print-command", "--version",
+    "--force"};
 const std::vector<std::string> kDocumentedOps = {"gradient",   "checkerboard", "blend",    "grayscale",  "invert",
                                                  "add",        "threshold",    "box_blur", "sobel",      "histogram",
                                                  "mandelbrot", "julia",        "matmul",   "user_kernel"};
@@ -204,6 +206,73 @@ TEST(Cli, UnwritableOutputIsAClearError) {
     const auto r = run("--headless --backend cpu --frames 1 --size 8x8 --out /nonexistent-dir/x.png");
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("cannot write"), std::string::npos) << r.output;
+}
+
+// A file the user made read-only is not replaced, as cp refuses without -f: --out, --save-preset,
+// record's --out and bench's --csv/--json-out are refused before any work, naming the file and
+// --force; with --force it is replaced.
+TEST(Cli, AReadOnlyOutputIsKeptUnlessForced) {
+    const std::string dir = ::testing::TempDir() + "/kc_cli_read_only";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string kept = "made by hand, kept";
+    for (const char* name : {"a.png", "p.json", "r.gif", "b.csv"}) {
+        std::ofstream(dir + "/" + name) << kept;
+        std::filesystem::permissions(dir + "/" + name, std::filesystem::perms(0444));
+    }
+    const std::string out = " --out " + dir + "/a.png";
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {"--headless --backend cpu --frames 1 --size 8x8" + out, "--out '" + dir + "/a.png' is read-only (mode 0444)"},
+        {"--size 8x8 --save-preset " + dir + "/p.json", "--save-preset '" + dir + "/p.json' is read-only"},
+        {"record --backend cpu --size 8x8 --frames 1 --plain --out " + dir + "/r.gif",
+         "'" + dir + "/r.gif' is read-only"},
+        {"bench --backend cpu --sizes 8x8 --csv " + dir + "/b.csv --json-out " + dir + "/b.json",
+         "--csv '" + dir + "/b.csv' is read-only"},
+    };
+    for (const auto& [args, message] : refused) {
+        const auto r = run(args);
+        EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find("add --force to replace it"), std::string::npos) << r.output;
+    }
+    for (const char* name : {"a.png", "p.json", "r.gif", "b.csv"}) {
+        std::ifstream in(dir + "/" + name);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(text, kept) << name;
+    }
+    const auto forced = run("--headless --backend cpu --frames 1 --size 8x8 --force" + out);
+    EXPECT_EQ(forced.exit_code, 0) << forced.output;
+    EXPECT_EQ(test::load_png(dir + "/a.png").pixels.size(), 64u);
+}
+
+// A name longer than the file system allows is refused with the other output checks, before any
+// frame is rendered (it used to fail at the final rename, after all the work).
+TEST(Cli, AnOutputNameTooLongIsRefusedBeforeRendering) {
+    const std::string dir = ::testing::TempDir();
+    const std::string long_name = std::string(300, 'n') + ".png";
+    const std::string long_path = dir + "/" + std::string(5000, 'p').replace(200, 1, "/") + ".png";
+    for (const std::string& path : {dir + "/" + long_name, long_path}) {
+        const auto r = run("--headless --backend cpu --size 8x8 --frames 1 --out " + path);
+        EXPECT_EQ(r.exit_code, 2) << r.output;
+        EXPECT_NE(r.output.find("bytes long, over the"), std::string::npos) << r.output;
+        EXPECT_EQ(r.output.find("frames"), std::string::npos) << "nothing rendered: " << r.output;
+        const auto rec =
+            run("record --backend cpu --size 8x8 --frames 1 --plain --out " + path.substr(0, path.size() - 4) + ".gif");
+        EXPECT_EQ(rec.exit_code, 2) << rec.output;
+        EXPECT_NE(rec.output.find("bytes long, over the"), std::string::npos) << rec.output;
+    }
+}
+
+// --save-preset with --headless --out writes both: the preset, and the picture it describes.
+TEST(Cli, SavePresetWithOutWritesBoth) {
+    const std::string dir = ::testing::TempDir() + "/kc_cli_preset_and_out";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto r = run("--headless --backend cpu --frames 1 --op checkerboard --size 16x8 --save-preset " + dir +
+                       "/p.json --out " + dir + "/a.png");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_TRUE(std::filesystem::is_regular_file(dir + "/p.json")) << r.output;
+    EXPECT_EQ(test::load_png(dir + "/a.png").pixels.size(), 16u * 8) << r.output;
 }
 
 // Huge hand-set grids on the CPU backend: past the emulator's limit they are refused at once with

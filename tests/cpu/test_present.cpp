@@ -1,17 +1,21 @@
 // The painter's seams that need no GPU: the launch resolved once per frame (gpu/paint_job.h), the
 // canvas releasing what is bound to its GL objects before deleting them (the order of NVIDIA's
-// interop samples: unregister, then delete), and the cpu present path (render/present_cpu.h).
+// interop samples: unregister, then delete), and the cpu backend's frames on a worker thread
+// (render/cpu_paint_worker.h): the window keeps the last finished picture while a slow one paints.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <random>
 #include <vector>
 
+#include "gpu/cpu_emulator.h"
 #include "gpu/paint_job.h"
 #include "gpu/registry.h"
 #include "render/canvas.h"
+#include "render/frame_painter.h"
 #include "render/gl_context.h"
-#include "render/present_cpu.h"
 #include "tests/support/run_process.h"
 
 namespace kc {
@@ -157,47 +161,80 @@ TEST_F(CanvasInGl, ReleasesItsLinksBeforeDeletingTheObjectsOnResizeAndAtItsEnd) 
     EXPECT_TRUE(seen.objects_alive) << "the GL objects went before what was bound to them (the canvas' end)";
 }
 
-// The frame's kernels as the cpu path runs them: a random picture, and perhaps a refusal after it.
-class PictureKernels : public FrameKernels {
-public:
-    explicit PictureKernels(std::vector<Pixel> picture, std::optional<std::string> refusal = std::nullopt)
-        : picture_(std::move(picture)), refusal_(std::move(refusal)) {}
-    std::optional<std::string> run(const PaintTarget& target) override {
-        ++runs;
-        std::copy(picture_.begin(), picture_.end(), target.pixels); // a refusal may have written some
-        return refusal_;
-    }
-    int runs = 0;
-
-private:
-    std::vector<Pixel> picture_;
-    std::optional<std::string> refusal_;
-};
-
-std::vector<Pixel> random_picture(std::size_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::vector<Pixel> p(n);
-    for (Pixel& q : p) {
-        const auto v = rng();
-        q = Pixel{std::uint8_t(v), std::uint8_t(v >> 8), std::uint8_t(v >> 16), 255};
-    }
-    return p;
+// The cpu emulator's picture of `job`, painted here in the test's own thread.
+std::vector<Pixel> emulated(const PaintJob& job) {
+    std::vector<Pixel> out(std::size_t(job.params.width) * job.params.height, Pixel{1, 2, 3, 4});
+    EXPECT_EQ(CpuGridEmulator().paint(job, out.data()), std::nullopt);
+    return out;
 }
 
-TEST_F(CanvasInGl, TheCpuPathShowsWhatTheKernelsWroteAndARefusalLeavesThePicture) {
+// A frame that takes a good fraction of a second on two cores: most of the view is inside the
+// set, where every pixel runs all its iterations.
+PaintJob slow_frame(int w, int h) {
+    PaintJob job = job_of("mandelbrot", w, h);
+    job.params.max_iter = 3000;
+    return job;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+TEST_F(CanvasInGl, TheWindowsPaintKeepsTheLastPictureWhileASlowCpuFrameRunsAndThenShowsIt) {
+    FramePainter painter(Backend::Cpu);
+    Canvas canvas(300, 300);
+    const PaintJob gradient = job_of("gradient", 300, 300);
+    ASSERT_EQ(painter.paint(gradient, canvas), std::nullopt);
+    ASSERT_EQ(canvas.read_texture(), emulated(gradient));
+    EXPECT_FALSE(painter.painting_seconds());
+
+    const PaintJob slow = slow_frame(300, 300);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto wait = std::chrono::milliseconds(40);
+    EXPECT_EQ(painter.paint_responsive(slow, resolve_launch(slow, painter.limits()), canvas, nullptr, true, wait),
+              std::nullopt);
+    const double answered = seconds_since(t0);
+    ASSERT_TRUE(painter.painting_seconds())
+        << "a frame of " << painter.times().kernel.last() / 1e6 << " s was not left painting on the worker";
+    EXPECT_EQ(canvas.read_texture(), emulated(gradient)) << "the canvas lost the last finished picture";
+    // A later frame of the window while it still paints: no second frame starts, nothing waits long.
+    painter.paint_responsive(gradient, resolve_launch(gradient, painter.limits()), canvas, nullptr, true, wait);
+    painter.finish_painting(canvas);
+    EXPECT_EQ(canvas.read_texture(), emulated(slow));
+    const double frame = painter.times().kernel.last() / 1e6;
+    EXPECT_LT(answered, frame / 2) << "the window waited " << answered << " s for a frame of " << frame << " s";
+    EXPECT_FALSE(painter.painting_seconds());
+    // Every frame waited for (paint(), as headless and the tuner do) is the job's own picture.
+    ASSERT_EQ(painter.paint(gradient, canvas), std::nullopt);
+    EXPECT_EQ(canvas.read_texture(), emulated(gradient));
+}
+
+TEST_F(CanvasInGl, ACpuRefusalKeepsThePictureAndIsReportedUntilAFrameFinishes) {
+    FramePainter painter(Backend::Cpu);
     Canvas canvas(37, 23); // odd sizes: rows that are no multiple of anything
-    StageTimes times;
-    GlTimerRing upload;
-    PresentTimers timers{times, upload};
-    CpuPresent path;
-    const std::vector<Pixel> first = random_picture(canvas.pixel_count(), 1);
-    PictureKernels kernels(first);
-    ASSERT_EQ(path.present(kernels, canvas, timers), std::nullopt);
-    EXPECT_EQ(kernels.runs, 1);
-    EXPECT_EQ(canvas.read_texture(), first);
-    PictureKernels refusing(random_picture(canvas.pixel_count(), 2), "too many blocks");
-    EXPECT_EQ(path.present(refusing, canvas, timers), std::optional<std::string>("too many blocks"));
-    EXPECT_EQ(canvas.read_texture(), first);
+    const PaintJob chess = job_of("checkerboard", 37, 23);
+    ASSERT_EQ(painter.paint(chess, canvas), std::nullopt);
+    PaintJob huge = job_of("gradient", 37, 23);
+    huge.launch = LaunchConfig{.block = {1, 1, 1}, .grid = {1u << 25, 1, 1}, .auto_grid = false};
+    const auto refusal = painter.paint(huge, canvas);
+    ASSERT_TRUE(refusal);
+    EXPECT_NE(refusal->find("emulates at most"), std::string::npos) << *refusal;
+    EXPECT_EQ(canvas.read_texture(), emulated(chess));
+    ASSERT_EQ(painter.paint(chess, canvas), std::nullopt);
+}
+
+TEST_F(CanvasInGl, APainterGoingAwayStopsItsSlowCpuFrame) {
+    std::optional<FramePainter> painter(std::in_place, Backend::Cpu);
+    Canvas canvas(300, 300);
+    const PaintJob slow = slow_frame(300, 300);
+    ASSERT_EQ(painter->paint(slow, canvas), std::nullopt); // how long a whole one takes here
+    const double frame = painter->times().kernel.last() / 1e6;
+    painter->paint_responsive(slow, resolve_launch(slow, painter->limits()), canvas, nullptr, true,
+                              std::chrono::milliseconds(1));
+    ASSERT_TRUE(painter->painting_seconds());
+    const auto quit = std::chrono::steady_clock::now();
+    painter.reset(); // as the window quits
+    EXPECT_LT(seconds_since(quit), frame / 2) << "quitting waited for the whole frame of " << frame << " s";
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 
 #include "app/core/time_clock.h"
 #include "app/record/frame_encoder.h"
+#include "app/record/recording.h"
 #include "gpu/launch_config.h"
 #include "gpu/thread_of_pixel.h"
 #include "tests/support/gif_file.h"
@@ -191,8 +192,13 @@ TEST(Record, AWriteThatFailsLeavesNoFile) {
     const auto gif =
         run_shell("trap '' XFSZ; ulimit -f 4; XDG_DATA_HOME=" + dir + " " + KCANVAS_BIN +
                   " record --backend cpu --size 256x256 --op mandelbrot --frames 8 --plain --out " + dir + "/big.gif");
-    EXPECT_EQ(gif.exit_code, 1) << gif.output;
+    EXPECT_EQ(gif.exit_code, 2) << gif.output; // a file that cannot be written is exit 2, as the README says
     EXPECT_NE(gif.output.find("nothing was written"), std::string::npos) << gif.output;
+    const auto png =
+        run_shell("trap '' XFSZ; ulimit -f 4; XDG_DATA_HOME=" + dir + " " + KCANVAS_BIN +
+                  " record --backend cpu --size 256x256 --op mandelbrot --frames 3 --plain --out " + dir + "/frames/");
+    EXPECT_EQ(png.exit_code, 2) << png.output;
+    EXPECT_NE(png.output.find("nothing was written"), std::string::npos) << png.output;
     // An ffmpeg that dies after a frame.
     fs::create_directories(dir + "/bin");
     std::ofstream(dir + "/bin/ffmpeg")
@@ -200,7 +206,7 @@ TEST(Record, AWriteThatFailsLeavesNoFile) {
     fs::permissions(dir + "/bin/ffmpeg", fs::perms::owner_all);
     const auto mp4 = run_shell("PATH=" + dir + "/bin:/usr/bin:/bin XDG_DATA_HOME=" + dir + " " + KCANVAS_BIN +
                                " record --backend cpu --size 64x64 --frames 30 --plain --out " + dir + "/a.mp4");
-    EXPECT_EQ(mp4.exit_code, 1) << mp4.output;
+    EXPECT_EQ(mp4.exit_code, 2) << mp4.output;
     EXPECT_NE(mp4.output.find("pretend encoder broke"), std::string::npos) << mp4.output;
     EXPECT_EQ(listing(dir), (std::vector<std::string>{"bin"}));
     if (::geteuid() != 0) { // root writes into read-only folders
@@ -210,6 +216,88 @@ TEST(Record, AWriteThatFailsLeavesNoFile) {
         EXPECT_EQ(ro.exit_code, 2) << ro.output;
         EXPECT_TRUE(listing(dir + "/ro").empty());
     }
+}
+
+// ffmpeg 5.1 on a full disk says "Error writing trailer ... No space left on device" and exits 0,
+// its file unplayable. What ffmpeg wrote is checked before it replaces anything: its log holds no
+// error, the file is not empty, and ffprobe (where installed) reads it. Fake ffmpegs (and a fake
+// ffprobe) on PATH act out each failure; the file that was there stays.
+TEST(Record, AnFfmpegThatFailsButExitsZeroReplacesNothing) {
+    const std::string dir = fresh_dir("kc_record_ffmpeg_lies");
+    fs::create_directories(dir + "/bin");
+    const std::string take_frames = "#!/bin/sh\nfor a; do out=$a; done\n/bin/cat > \"$out\"\n";
+    struct Case {
+        std::string ffmpeg, ffprobe, said;
+    };
+    const std::vector<Case> cases = {
+        {take_frames + "echo \"[mp4 @ 0x5] Error writing trailer of $out: No space left on device\" >&2\n", "",
+         "Error writing trailer"},
+        {"#!/bin/sh\n/bin/cat >/dev/null\n", "", "ffmpeg wrote nothing"},
+        {take_frames, "#!/bin/sh\necho 'moov atom not found' >&2\nexit 1\n", "moov atom not found"},
+    };
+    for (const char* name : {"a.mp4", "a.webm"}) {
+        for (const Case& c : cases) {
+            std::ofstream(dir + "/" + name) << "the recording made yesterday";
+            fs::remove(dir + "/bin/ffprobe");
+            std::ofstream(dir + "/bin/ffmpeg") << c.ffmpeg << "exit 0\n";
+            fs::permissions(dir + "/bin/ffmpeg", fs::perms::owner_all);
+            if (!c.ffprobe.empty()) {
+                std::ofstream(dir + "/bin/ffprobe") << c.ffprobe;
+                fs::permissions(dir + "/bin/ffprobe", fs::perms::owner_all);
+            }
+            // Only the fakes: a real ffprobe elsewhere on PATH would find fault with the fake files too.
+            const auto r = run_shell("PATH=" + dir + "/bin XDG_DATA_HOME=" + dir + " " + KCANVAS_BIN +
+                                     " record --backend cpu --size 32x32 --frames 3 --plain --out " + dir + "/" + name);
+            EXPECT_EQ(r.exit_code, 2) << c.said << "\n" << r.output;
+            EXPECT_NE(r.output.find(c.said), std::string::npos) << r.output;
+            EXPECT_NE(r.output.find("nothing was written"), std::string::npos) << r.output;
+            std::ifstream in(dir + "/" + name);
+            EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "the recording made yesterday") << c.said;
+            EXPECT_EQ(listing(dir), (std::vector<std::string>{name, "bin"})) << c.said;
+            fs::remove(dir + "/" + name);
+        }
+    }
+}
+
+// SIGINT, SIGTERM and SIGHUP (a closed terminal) end a recording cleanly: no temporary file is
+// left, the old file stays, and the exit code is 128 + the signal's number, as the shell shows it.
+TEST(Record, ASignalEndsTheRecordingAndLeavesNothing) {
+    const std::string dir = fresh_dir("kc_record_signal");
+    for (const char* signal : {"HUP", "INT", "TERM"}) {
+        std::ofstream(dir + "/a.gif") << "kept";
+        // Waits for the temporary to appear, then sends the signal; prints kcanvas' exit code.
+        const auto r = run_shell("XDG_DATA_HOME=" + dir + " " + KCANVAS_BIN +
+                                 " record --backend cpu --op mandelbrot --size 400x400 --frames 100000 --plain "
+                                 "--out " +
+                                 dir + "/a.gif & pid=$!; i=0; until ls -A " + dir +
+                                 " | grep -q kcanvas || [ $i -gt 200 ]; do "
+                                 "sleep 0.05; i=$((i+1)); done; sleep 0.2; kill -" +
+                                 signal + " $pid; wait $pid; echo exit=$?");
+        EXPECT_NE(r.output.find("cancelled; nothing was written"), std::string::npos) << signal << "\n" << r.output;
+        const int number = std::string(signal) == "HUP" ? 1 : std::string(signal) == "INT" ? 2 : 15;
+        EXPECT_NE(r.output.find("exit=" + std::to_string(128 + number)), std::string::npos) << signal << "\n"
+                                                                                            << r.output;
+        EXPECT_EQ(listing(dir), (std::vector<std::string>{"a.gif"})) << signal;
+    }
+}
+
+// NaN and infinity pass CLI11's ranges (every comparison with NaN is false): every floating flag
+// of record refuses them with the range.
+TEST(Record, FloatingFlagsRefuseNanAndInfinity) {
+    const std::string dir = fresh_dir("kc_record_nan");
+    for (const char* flag : {"--speed", "--start", "--seconds", "--blocks-per-second", "--fps"}) {
+        for (const char* value : {"nan", "inf"}) {
+            const std::string args = std::string("record --backend cpu --size 16x16 --step ") + flag + " " + value +
+                                     " --out " + dir + "/a.gif";
+            // A timeout: a NaN that passes may start a recording that never ends.
+            const auto r = run_shell("timeout 20 env XDG_DATA_HOME=" + dir + " " + KCANVAS_BIN + " " + args);
+            EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+            // "--speed: nan is not a number from 0.1 to 8", "--fps nan is not from 1 to 240"
+            EXPECT_NE(r.output.find(std::string("record: ") + flag), std::string::npos) << args << "\n" << r.output;
+            EXPECT_NE(r.output.find(std::string(value) + " is not"), std::string::npos) << args << "\n" << r.output;
+        }
+    }
+    EXPECT_TRUE(listing(dir).empty());
 }
 
 TEST(Record, BadFlagsAreRefusedBeforeAnyFrame) {
@@ -253,6 +341,25 @@ TEST(Record, AZoomMovesGeometricallyToItsEndView) {
     EXPECT_TRUE(last.pixels == want.pixels);
 }
 
+// Step mode's default pace, whatever t the recording starts at (the window's recordings start at
+// the loop's start or 0, `record --start` anywhere): block 0 in frame 0, every block by 90 %.
+TEST(RecordPlan, StepModePaintsEveryBlockBy90PercentFromItsFirstFrame) {
+    RecordPlan plan;
+    plan.job.params.width = 640, plan.job.params.height = 400; // 32x8 blocks: 20 x 50
+    plan.frames = 101, plan.fps = 30, plan.step = true;
+    for (double start : {0.0, 7.5}) {
+        plan.start = start;
+        EXPECT_EQ(plan_frame(plan, 0).job.max_blocks, 0) << "start " << start;
+        EXPECT_LT(plan_frame(plan, 89).job.max_blocks, 1000) << "start " << start;
+        EXPECT_EQ(plan_frame(plan, 90).job.max_blocks, 1000) << "start " << start;
+        EXPECT_EQ(plan_frame(plan, 100).job.max_blocks, 1000) << "start " << start;
+    }
+    // At a given pace, on from the blocks already painted.
+    plan.blocks_per_second = 30, plan.first_blocks = 12;
+    EXPECT_EQ(plan_frame(plan, 0).job.max_blocks, 12);
+    EXPECT_EQ(plan_frame(plan, 10).job.max_blocks, 22);
+}
+
 TEST(TimeClock, FramesAreAtNOverFpsTimesTheSpeedWrappedInTheLoop) {
     TimeClock c;
     EXPECT_DOUBLE_EQ(c.at_frame(45, 30), 1.5);
@@ -271,6 +378,8 @@ TEST(TimeClock, FramesAreAtNOverFpsTimesTheSpeedWrappedInTheLoop) {
     EXPECT_DOUBLE_EQ(c.seconds, 0.0); // never before 0
     c.step_frames(3);
     EXPECT_NEAR(c.seconds, 0.1, 1e-12);
+    c.set(42), c.set(3);
+    EXPECT_DOUBLE_EQ(c.furthest, 42.0); // the time slider still reaches it
 }
 
 TEST(GifPalette, FewColoursStayExactAndManyShareAtMost255Entries) {

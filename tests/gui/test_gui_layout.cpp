@@ -246,5 +246,19 @@ TEST(GuiLayout, TheUiScaleSliderRescalesThePanelWhenReleased) {
     EXPECT_TRUE(canvas_coloured(at(scaled, 810, 300)));
 }
 
+// `window WxH` is checked as every script number is: 0x0 (an X error), -5x-5 (an abort) and
+// 100000x100000 (a crash) name the limits, the line, and exit 2 before GLFW sees them.
+TEST(GuiLayout, TheWindowVerbRefusesSizesNoScreenShows) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    for (const std::string size : {"0x0", "-5x-5", "100000x100000", "640", "640x480x2", "99x480"}) {
+        const test::ScriptRun run = run_script("kc_gui_window_size", "wait 1\nwindow " + size + "\nwait 2\nquit\n");
+        EXPECT_EQ(run.result.exit_code, 2) << size << "\n" << run.result.output;
+        EXPECT_NE(run.result.output.find("script.txt:2: window " + size +
+                                         ": needs WxH, each a whole number from 100 to 8192"),
+                  std::string::npos)
+            << run.result.output;
+    }
+}
+
 } // namespace
 } // namespace kc

@@ -82,5 +82,64 @@ TEST(GuiRecord, WithoutFfmpegTheFormatSaysSo) {
     EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 
+// The script's `record FILE` before the Record section was ever drawn records at the canvas' size
+// (it said "canvas size 0x0 is empty"); a file the user made read-only is refused, and kept.
+TEST(GuiRecord, ScriptRecordTakesTheCanvasSizeAndKeepsAReadOnlyFile) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const std::string ro = ::testing::TempDir() + "/kc_gui_record_ro";
+    fs::remove_all(ro);
+    fs::create_directories(ro);
+    std::ofstream(ro + "/kept.gif") << "made by hand";
+    fs::permissions(ro + "/kept.gif", fs::perms(0444));
+    const auto run = run_script("kc_gui_record_script", "size 48x32\nwait 2\nrecord " + ro +
+                                                            "/kept.gif\nexpect is read-only (mode 0444)\n"
+                                                            "record {dir}/a.gif\nwait 150\nexpect recorded 150 "
+                                                            "frames\nquit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    const DecodedGif gif = decode_gif(run.dir + "/a.gif");
+    ASSERT_TRUE(gif.ok) << run.result.output;
+    EXPECT_EQ(gif.frames.size(), 150u);
+    EXPECT_EQ(gif.width, 48);
+    EXPECT_EQ(gif.height, 32);
+    std::ifstream in(ro + "/kept.gif");
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "made by hand");
+}
+
+// The Record section with a long recording running, at 200x150.
+constexpr const char* kLongRecording = "size 200x150\nwait 2\nclick Record\nwait 2\nclick Frames\nkey ctrl+a\n"
+                                       "type 5000\nkey enter\nclick Output file\ntype {dir}/long.gif\nkey enter\n"
+                                       "click Start recording\nexpect recording {dir}/long.gif\n";
+
+// Ctrl+Q during a recording asks first (it dropped the recording silently): Cancel (and Esc)
+// keep it running; Stop recording and quit writes nothing and quits.
+TEST(GuiRecord, CtrlQDuringARecordingAsksFirst) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run =
+        run_script("kc_gui_record_quit", std::string(kLongRecording) +
+                                             "key ctrl+q\nexpect A recording to {dir}/long.gif is running\n"
+                                             "click Cancel\nwait 3\nexpect-not is running (\n"
+                                             "key ctrl+q\nexpect is running (\nkey escape\nwait 3\n"
+                                             "expect-not is running (\nexpect recording {dir}/long.gif\n"
+                                             "key ctrl+q\nexpect is running (\nclick Stop recording and quit\n"
+                                             "wait 600\n");
+    EXPECT_EQ(run.result.exit_code, 0) << run.result.output;
+    EXPECT_NE(run.result.output.find("script: click Stop recording and quit"), std::string::npos) << run.result.output;
+    EXPECT_EQ(listing(run.dir), (std::vector<std::string>{"script.txt"})) << run.result.output;
+}
+
+// "Finish recording, then quit" records every frame, then quits.
+TEST(GuiRecord, CtrlQCanLetTheRecordingFinishFirst) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run = run_script("kc_gui_record_finish", "size 96x64\nwait 2\nclick Record\nwait 2\nclick Frames\n"
+                                                        "key ctrl+a\ntype 40\nkey enter\nclick Output file\n"
+                                                        "type {dir}/out.gif\nkey enter\nclick Start recording\n"
+                                                        "key ctrl+q\nexpect is running (\n"
+                                                        "click Finish recording, then quit\nwait 600\n");
+    EXPECT_EQ(run.result.exit_code, 0) << run.result.output;
+    const DecodedGif gif = decode_gif(run.dir + "/out.gif");
+    ASSERT_TRUE(gif.ok) << run.result.output;
+    EXPECT_EQ(gif.frames.size(), 40u);
+}
+
 } // namespace
 } // namespace kc::test

@@ -98,7 +98,7 @@ void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const Pi
                        Pixel value, std::optional<unsigned> sm, bool is_cpu, bool own_kernels) {
     ImGui::BeginTooltip();
     ui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * job.params.width + x); // recorded: scripts read it
-    ui::ColorButton("##value", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
+    ui::ColorButton("Inspected colour", ImVec4(value.r / 255.0f, value.g / 255.0f, value.b / 255.0f, 1.0f),
                     ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
     ImGui::SameLine();
     ui::Text("value R %d G %d B %d A %d", value.r, value.g, value.b, value.a);
@@ -173,13 +173,17 @@ void inspect(const OverlayInput& in, const Dim3& grid, const InspectedPixel& p) 
         for (const Outline& o : block_outlines(l, grid, w, h, wr.block_idx))
             draw_outline(d, t, o, IM_COL32(255, 230, 0, 255), 2.5f);
     d->AddRect(t.to_screen(float(x), float(y)), t.to_screen(float(x + 1), float(y + 1)), IM_COL32(255, 255, 255, 255));
-    if (in.teach.pinned_pixel) {
-        // Beside the pixel, on whichever side has room (ImGui places mouse tooltips itself).
-        const ImVec2 at = t.to_screen(float(x) + 12 / t.sx, float(y) + 12 / t.sy);
-        const bool right_half = at.x > ImGui::GetIO().DisplaySize.x * 0.5f;
-        ImGui::SetNextWindowPos(right_half ? t.to_screen(float(x) - 12 / t.sx, float(y) + 12 / t.sy) : at,
-                                ImGuiCond_Always, ImVec2(right_half ? 1.0f : 0.0f, 0.0f));
-    }
+    // Beside the pinned pixel, else the mouse, right and below where there is room. Placed here, not by
+    // ImGui: after Tab its tooltips follow the keyboard's focus, away to the panel's field.
+    const ImVec2 mouse = ImGui::GetIO().MousePos, offset(16, 12);
+    const ImVec2 anchor = in.teach.pinned_pixel ? t.to_screen(float(x) + 0.5f, float(y) + 0.5f) : mouse;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float em = ImGui::GetFontSize(); // the tooltip is about 26 x 9 of it
+    const bool flip_left = anchor.x + offset.x + 26 * em > display.x,
+               flip_up = anchor.y + offset.y + 9 * em > display.y;
+    ImGui::SetNextWindowPos(
+        ImVec2(anchor.x + (flip_left ? -offset.x : offset.x), anchor.y + (flip_up ? -offset.y : offset.y)),
+        ImGuiCond_Always, ImVec2(flip_left ? 1.0f : 0.0f, flip_up ? 1.0f : 0.0f));
     inspector_tooltip(in.job, l, wr, x, y, p.value, p.sm, in.cpu_backend, in.resolved.own);
 }
 

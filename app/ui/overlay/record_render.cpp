@@ -21,9 +21,11 @@ constexpr ImGuiWindowFlags kBoxFlags = ImGuiWindowFlags_NoDecoration | ImGuiWind
                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                        ImGuiWindowFlags_NoNav | ImGuiWindowFlags_AlwaysAutoResize;
 
-void legend_box(const PaintJob& job, float w) {
+// Bottom right, over the caption: the corner farthest from block 0 (top left, where every mapping
+// starts painting), so step mode's first blocks are never under it.
+void legend_box(const PaintJob& job, float w, float bottom) {
     const float pad = 6, width = std::min(w * 0.5f, ImGui::GetFontSize() * 24);
-    ImGui::SetNextWindowPos(ImVec2(w - pad, pad), ImGuiCond_Always, ImVec2(1, 0));
+    ImGui::SetNextWindowPos(ImVec2(w - pad, bottom - pad), ImGuiCond_Always, ImVec2(1, 1));
     ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, FLT_MAX));
     ImGui::SetNextWindowBgAlpha(0.8f);
     ImGui::Begin("##record legend", nullptr, kBoxFlags);
@@ -32,7 +34,8 @@ void legend_box(const PaintJob& job, float w) {
     ImGui::End();
 }
 
-void caption_box(const RecordFrame& f, float w, float h) {
+// Along the bottom; returns its height.
+float caption_box(const RecordFrame& f, float w, float h) {
     ImGui::SetNextWindowPos(ImVec2(0, h), ImGuiCond_Always, ImVec2(0, 1));
     ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, FLT_MAX));
     ImGui::SetNextWindowBgAlpha(0.8f);
@@ -45,7 +48,9 @@ void caption_box(const RecordFrame& f, float w, float h) {
             ImGui::PopFont();
         }
     }
+    const float height = ImGui::GetWindowHeight();
     ImGui::End();
+    return height;
 }
 
 // The recording's own ImGui context, made current for a while and the caller's back after.
@@ -134,8 +139,9 @@ struct RecordRenderer::Overlay {
             ImGui_ImplOpenGL3_NewFrame();
             ImGui::NewFrame();
             draw_canvas_overlay(input);
-            if (o.legend && f.job.view != View::Pixels && !op.custom && !op.user_code) legend_box(f.job, float(width));
-            if (o.caption) caption_box(f, float(width), float(height));
+            const float caption = o.caption ? caption_box(f, float(width), float(height)) : 0.0f;
+            if (o.legend && f.job.view != View::Pixels && !op.custom && !op.user_code)
+                legend_box(f.job, float(width), float(height) - caption);
             if (pass == 0) ImGui::EndFrame();
         }
         ImGui::Render();

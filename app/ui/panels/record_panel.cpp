@@ -20,6 +20,7 @@
 #include "app/ui/ui_state.h"
 #include "app/ui/widgets.h"
 #include "gpu/registry.h"
+#include "render/io/atomic_file.h"
 
 namespace kc {
 
@@ -47,8 +48,27 @@ std::string default_name(const UiState& s, int format) {
     return (pictures_dir() / name).string(); // shown with its full path when written
 }
 
+// The Record section's size, or the canvas' while the section has set none (a script's `record`
+// may start one before the section is ever drawn).
+std::array<int, 2> size_of(const UiState& s) {
+    const RecordPanelState& r = s.record;
+    if (r.size[0] == 0 && r.size[1] == 0) return {s.job.params.width, s.job.params.height};
+    return r.size;
+}
+
 int frames_of(const RecordPanelState& r) {
     return r.by_seconds ? std::max(1, int(std::lround(r.seconds * r.fps))) : r.frames;
+}
+
+// Step mode's pace in the recording: by default the whole launch, block 0 to the last, as
+// `kcanvas record --step` paints it; or on from what the window shows, at its pace.
+void step_pace_choice(UiState& s) {
+    RecordPanelState& r = s.record;
+    ui::TextUnformatted("Step mode in the recording:");
+    if (ui::RadioButton("every block by 90 % of it", !r.window_pace)) r.window_pace = false;
+    const std::string pace = fmt::format("on from block {} at {:.1f} blocks / s###at the window's pace",
+                                         (long long)(s.teach.step_blocks + 1e-9), s.teach.blocks_per_second);
+    if (ui::RadioButton(pace.c_str(), r.window_pace)) r.window_pace = true;
 }
 
 } // namespace
@@ -69,8 +89,10 @@ void time_section(UiState& s) {
     if (ui::Button("Frame >")) c.step_frames(+1);
     ImGui::SameLine();
     if (ui::Button("Rewind")) c.set(c.loop ? c.loop_from : 0.0);
-    // The slider reaches past t, in whole tens of seconds, or spans the loop.
-    const float top = c.loop ? float(c.loop_to) : float(std::max(10.0, std::ceil((c.seconds + 1) / 10) * 10));
+    // The slider reaches past the latest t, in whole tens of seconds, or spans the loop: scrubbing
+    // back keeps its range (a range that shrank under the mouse would run the drag down to 0).
+    const double reach = std::max(c.seconds, c.furthest);
+    const float top = c.loop ? float(c.loop_to) : float(std::max(10.0, std::ceil((reach + 1) / 10) * 10));
     float t = float(c.seconds);
     if (ui::SliderFloat("Time (s)", &t, c.loop ? float(c.loop_from) : 0.0f, top, "%.3f")) c.set(t);
     float speed = float(c.speed);
@@ -113,6 +135,7 @@ void record_section(UiState& s, Requests& requests) {
             }
         ImGui::EndCombo();
     }
+    if (s.teach.stepping) step_pace_choice(s);
     ui::InputText("Output file", r.path.data(), r.path.size());
     if (const auto f = record_format_of(path_of(r))) r.format = int(*f);
     if (needs_ffmpeg(RecordFormat(r.format)) && !find_ffmpeg()) wrapped_text(kWarnColour, kNoFfmpeg);
@@ -163,7 +186,8 @@ RecordPlan plan_from_window(const UiState& s) {
     const RecordPanelState& r = s.record;
     RecordPlan plan;
     plan.job = s.job;
-    plan.job.params.width = r.size[0], plan.job.params.height = r.size[1];
+    const auto [width, height] = size_of(s);
+    plan.job.params.width = width, plan.job.params.height = height;
     plan.job.max_blocks = -1;
     plan.frames = frames_of(r);
     plan.fps = r.fps;
@@ -172,7 +196,11 @@ RecordPlan plan_from_window(const UiState& s) {
     plan.start = s.clock.loop ? s.clock.loop_from : 0.0;
     const OpInfo& op = op_registry()[s.job.op];
     plan.step = s.teach.stepping && !op.custom && !op.user_code;
-    plan.blocks_per_second = s.teach.blocks_per_second;
+    if (plan.step && r.window_pace) { // else the plan's default: every block by 90 % of the recording
+        plan.blocks_per_second = s.teach.blocks_per_second;
+        plan.first_blocks = std::floor(s.teach.step_blocks + 1e-9);
+        plan.start = s.clock.seconds;
+    }
     plan.overlays.outlines = s.teach.block_outlines;
     plan.overlays.tint = s.teach.flag_repeats;
     return plan;
@@ -181,11 +209,13 @@ RecordPlan plan_from_window(const UiState& s) {
 std::optional<std::string> start_recording(UiState& s, const FramePainter& painter, WindowRecorder& w) {
     RecordPanelState& r = s.record;
     const std::string path = path_of(r).empty() ? default_name(s, r.format) : path_of(r);
-    if (auto e = canvas_size_error(r.size[0], r.size[1])) return "recording size: " + *e;
+    const auto [width, height] = size_of(s);
+    if (auto e = canvas_size_error(width, height)) return "recording size: " + *e;
     const RecordPlan plan = plan_from_window(s);
-    if (auto e = record_output_error(path, r.size[0], r.size[1], r.fps)) return e;
+    if (auto e = record_output_error(path, width, height, r.fps)) return e;
+    if (auto e = read_only_error(path)) return *e + ": make it writable, or choose another name";
     if (auto e = plan_error(plan)) return e;
-    auto opened = open_encoder({path, r.size[0], r.size[1], double(r.fps), plan.frames});
+    auto opened = open_encoder({path, width, height, double(r.fps), plan.frames});
     if (auto* e = std::get_if<std::string>(&opened)) return *e;
     w.recording = std::make_unique<WindowRecording>(plan, std::move(std::get<std::unique_ptr<FrameEncoder>>(opened)),
                                                     painter.backend(), s.sources, s.kernel.source, path);
@@ -208,16 +238,50 @@ void WindowRecorder::cancel() {
     if (recording) recording->recorder().cancel();
 }
 
+bool WindowRecorder::running() const { return recording && recording->recorder().running(); }
+
+void recording_quit_dialog(UiState& s, Requests& requests) {
+    RecordPanelState& r = s.record;
+    const char* title = "Recording in progress";
+    if (r.quit_dialog && !r.running) { // it ended while the dialog was open: nothing to ask any more
+        r.quit_dialog = false;
+        requests.push(request::Quit{/*ask_first=*/true});
+    }
+    if (r.quit_dialog) ImGui::OpenPopup(title);
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 40.0f, 0), ImGuiCond_Appearing);
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    if (!r.quit_dialog) { // answered, or Esc (the frame loop's key events)
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    ui::TextWrapped("A recording to %s is running (%d %% done). Quitting now stops it, and nothing of it is "
+                    "written.",
+                    r.running_path.c_str(), int(r.progress * 100));
+    if (ui::Button("Finish recording, then quit")) r.quit_when_done = true, r.quit_dialog = false;
+    ImGui::SameLine();
+    if (ui::Button("Stop recording and quit")) {
+        requests.push(request::CancelRecording{});
+        requests.push(request::Quit{/*ask_first=*/true}); // the kernel editor's unsaved edits are still asked about
+        r.quit_dialog = false;
+    }
+    ImGui::SameLine();
+    if (ui::Button("Cancel")) r.quit_dialog = false;
+    ImGui::EndPopup();
+}
+
 void WindowRecorder::advance(UiState& s, Messages& messages, std::chrono::milliseconds budget) {
     RecordPanelState& r = s.record;
     r.running = recording != nullptr;
     if (!recording) return;
     Recorder& rec = recording->recorder();
     const std::string& path = recording->path;
+    r.running_path = path;
     if (rec.running()) rec.step(budget);
     r.progress = rec.work_total() ? float(rec.work_done()) / float(rec.work_total()) : 0.0f;
     if (rec.running()) {
-        messages.info(Topic::Status, fmt::format("recording {}: {}", path, rec.progress_text()));
+        messages.info(Topic::Status, fmt::format("recording {}: {}{}", path, rec.progress_text(),
+                                                 r.quit_when_done ? "; kcanvas quits when it is done" : ""));
         return;
     }
     std::error_code ec;

@@ -138,6 +138,8 @@ void linear_legend(const Dim3& b, const Dim3& grid, Say say) {
 void sm_legend(Say say) {
     say("One colour per SM that ran the block (%smid); on the CPU backend, per emulator worker. Hover a pixel to read "
         "its number.");
+    say("Which SM or worker takes a block is decided anew at every launch, so the colours change from frame to frame "
+        "(on the CPU backend most of all), even while time is paused: no order is promised.");
     for (unsigned sm = 0; sm < 4; ++sm) {
         swatch(fmt::format("##s{}", sm).c_str(), view_colour(View::Sm, ThreadCoords{}, sm), fmt::format("SM {}", sm));
         if (sm != 3) ImGui::SameLine();
@@ -207,6 +209,8 @@ void advance_step(UiState& s, long long blocks) {
     if (t.step_rate != t.blocks_per_second) // a new pace keeps what is painted
         t.step_origin = now - t.step_blocks / rate, t.step_rate = t.blocks_per_second;
     if (t.step_request) t.step_origin = now - *std::exchange(t.step_request, std::nullopt) / rate;
+    // t scrubbed (or looped) back past block 0: block 0 is here now, so Play paints at once.
+    t.step_origin = std::min(t.step_origin, now);
     // An illegal grid may count < 0.
     t.step_blocks = std::clamp((now - t.step_origin) * rate, 0.0, double(std::max(0LL, blocks)));
     s.job.max_blocks = static_cast<long long>(std::floor(t.step_blocks + 1e-9));

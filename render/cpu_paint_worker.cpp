@@ -1,0 +1,69 @@
+#include "render/cpu_paint_worker.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <utility>
+
+#include "gpu/timing.h"
+
+namespace kc {
+
+namespace {
+
+// The window's own thread comes first: a frame that takes every core for seconds must not take
+// the time the panel needs to answer a click. Threads the emulator starts inherit this.
+constexpr int kPaintNiceness = 10;
+
+CpuFrame paint_frame(const CpuGridEmulator& emulator, PaintJob job, ResolvedLaunch resolved, bool record_writers,
+                     std::shared_ptr<const CpuInputs> inputs, const std::atomic<bool>& stop) {
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kPaintNiceness); // this thread only (Linux)
+    CpuFrame f;
+    const std::size_t n = std::size_t(job.params.width) * std::size_t(job.params.height);
+    if (inputs) {
+        job.params.src_a = inputs->a.size() == n ? inputs->a.data() : nullptr;
+        job.params.src_b = inputs->b.size() == n ? inputs->b.data() : nullptr;
+    }
+    f.pixels.resize(n);
+    PixelRecord record;
+    if (record_writers) {
+        f.writer_sm.resize(n);
+        record.sm = f.writer_sm.data();
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    f.refusal = emulator.paint(job, resolved, f.pixels.data(), &f.outputs, record, &stop);
+    f.micros = micros_since(t0);
+    f.outputs.histogram_mismatches = -1;           // one plain C++ implementation: nothing to compare
+    job.params.src_a = job.params.src_b = nullptr; // `inputs` dies with this call
+    f.job = job;
+    return f;
+}
+
+} // namespace
+
+CpuPaintWorker::~CpuPaintWorker() {
+    stop_ = true;
+    if (frame_.valid()) frame_.wait();
+}
+
+void CpuPaintWorker::start(const PaintJob& job, const ResolvedLaunch& resolved, bool record_writers,
+                           std::shared_ptr<const CpuInputs> inputs) {
+    stop_ = false;
+    started_ = std::chrono::steady_clock::now();
+    frame_ = std::async(std::launch::async, paint_frame, std::cref(emulator_), job, resolved, record_writers,
+                        std::move(inputs), std::cref(stop_));
+}
+
+std::optional<CpuFrame> CpuPaintWorker::take(std::chrono::milliseconds wait) {
+    if (!frame_.valid() || frame_.wait_for(wait) != std::future_status::ready) return std::nullopt;
+    return frame_.get();
+}
+
+CpuFrame CpuPaintWorker::take() { return frame_.get(); }
+
+double CpuPaintWorker::seconds_painting() const {
+    if (!frame_.valid()) return 0.0;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+} // namespace kc

@@ -244,6 +244,24 @@ TEST(PngInput, SmallFileDeclaringAHugeSizeIsRefusedBeforeDecoding) {
     expect_refused_cheaply(dir / "forged.png", "declares 16384 x 16384 pixels, more than its 69 bytes can hold");
 }
 
+// A 629-byte baseline JPEG declaring 16384 x 16384: a small file's frame header patched, its
+// entropy-coded data cut to 20 bytes.
+TEST(JpegInput, SmallFileDeclaringAHugeSizeIsRefusedBeforeDecoding) {
+    TempDir dir;
+    ASSERT_FALSE(write_image(dir / "small.jpg", 48, 32, pattern_pixels(48, 32)));
+    std::ifstream in(dir / "small.jpg", std::ios::binary);
+    std::string jpeg{std::istreambuf_iterator<char>(in), {}};
+    const std::size_t sof = jpeg.find("\xff\xc0"), sos = jpeg.find("\xff\xda");
+    ASSERT_NE(sof, std::string::npos);
+    ASSERT_NE(sos, std::string::npos);
+    jpeg[sof + 5] = jpeg[sof + 7] = char(0x40), jpeg[sof + 6] = jpeg[sof + 8] = 0; // 16384 x 16384
+    const std::size_t header = std::size_t((unsigned char)jpeg[sos + 2] << 8 | (unsigned char)jpeg[sos + 3]);
+    jpeg = jpeg.substr(0, sos + 2 + header + 20) + "\xff\xd9";
+    write_bytes(dir / "forged.jpg", jpeg);
+    expect_refused_cheaply(dir / "forged.jpg", "declares 16384 x 16384 pixels, more than its " +
+                                                   std::to_string(jpeg.size()) + " bytes can hold");
+}
+
 // A file cut short while it is read: its size said 174 bytes when it was opened, but only the
 // first 100 arrive. This test's own fread (it takes the place of the C library's for the decoders
 // linked into this test) stops every stream at byte `readable_bytes` while it is set.

@@ -1,7 +1,8 @@
 // BMP and TGA files written byte by byte here, with pixels the test chose (an expectation that
 // owes nothing to a decoder): top-down BMPs decode, RLE BMPs are named, every truncation of an
-// uncompressed BMP and an RLE TGA is refused, and small files that declare a huge size (RLE TGA,
-// PNG) are refused from their bytes before any pixel memory is allocated (issue 24, items 10-12).
+// uncompressed BMP and an RLE TGA is refused, a BMP cut short while it is read is refused, and
+// small files that declare a huge size (RLE TGA, PNG, baseline JPEG) are refused from their bytes
+// before any pixel memory is allocated (issue 24, items 10-12).
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>

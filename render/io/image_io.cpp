@@ -28,6 +28,10 @@ std::optional<std::string> size_error(long long width, long long height, int max
     return "is too large (" + std::to_string(width) + " x " + std::to_string(height) + "; at most " +
            std::to_string(max_side) + " x " + std::to_string(max_side) + ")";
 }
+std::string unbacked_size_error(long long width, long long height, long long file_bytes, const std::string& why) {
+    return "declares " + std::to_string(width) + " x " + std::to_string(height) + " pixels, more than its " +
+           std::to_string(file_bytes) + " bytes can hold (" + why + "): it is corrupt or truncated";
+}
 } // namespace detail
 
 namespace {

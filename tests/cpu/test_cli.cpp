@@ -324,6 +324,23 @@ TEST(Cli, SlowCpuMatmulIsRefusedWithTheEstimate) {
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
+// Mandelbrot and Julia at 100000 iterations (pixels x iterations: 9.2e10 at 1280x720) are refused
+// up front on the cpu backend, with the estimate and what to lower, instead of a 30 s frame.
+TEST(Cli, SlowCpuFractalIsRefusedWithTheEstimate) {
+    for (const char* op : {"mandelbrot", "julia"}) {
+        const auto start = std::chrono::steady_clock::now();
+        const auto r = run(std::string("--headless --backend cpu --op ") + op + " --iter 100000 --size 1280x720");
+        EXPECT_EQ(r.exit_code, 2) << r.output;
+        EXPECT_NE(r.output.find(std::string(op) + " at 1280x720 with 100000 iterations is up to 9.22e+10 iterations"),
+                  std::string::npos)
+            << r.output;
+        EXPECT_NE(r.output.find("it refuses frames over 5 s: lower the iterations to"), std::string::npos) << r.output;
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    }
+    const auto fine = run("--headless --backend cpu --op mandelbrot --iter 256 --size 1280x720 --frames 1");
+    EXPECT_EQ(fine.exit_code, 0) << fine.output; // the default iterations run
+}
+
 // bench refuses options that give no rows instead of printing an empty table.
 TEST(Cli, BenchWithNoRowsSaysWhy) {
     const auto r = run("bench --backend cpu --pixels-per-thread 4 --ops gradient --sizes 64x64 --reps 1 --warmup 0 "

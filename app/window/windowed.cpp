@@ -363,7 +363,7 @@ void FrameLoop::finish_frame() {
 int run_windowed(const Options& o) {
     GlfwWindow window(1280, 860, "Kernel Canvas", o.vsync);
     KeyEvents keys(window.handle()); // before ImGui's backend, which then calls it first
-    ImGuiSession imgui(window.handle(), o.script.empty() ? ini_path() : std::string());
+    ImGuiSession imgui(window.handle());
     UiScale ui_scale(window.handle());
     FramePainter painter(o.backend, o.gpu);
     painter.set_present(o.present);
@@ -375,7 +375,7 @@ int run_windowed(const Options& o) {
     UiState state;
     Requests requests;
     Messages messages;
-    SettingsFile settings_file = settings_file_for(o);
+    SettingsFile settings_file = settings_file_for(o, messages); // and imgui.ini
     if (auto exit = prepare_state(o, state, requests, settings_file, canvas, painter)) return *exit;
     glfwSetDropCallback(window.handle(), &on_drop);
     std::optional<Autosave> autosave = start_editor(o, state.kernel, messages);

@@ -17,6 +17,7 @@
 
 #include "render/io/atomic_file.h"
 #include "render/io/image_decoders.h"
+#include "render/io/quoted.h"
 
 namespace kc {
 
@@ -118,7 +119,7 @@ std::optional<std::string> load_image(const std::string& path, Image& out) {
 
 std::optional<std::string> load_image(const std::string& path, Image& out, int max_side) {
     if (path.empty()) return "no image file given";
-    const std::string name = "'" + path + "'";
+    const std::string name = quoted(path, 200); // a path from a preset may hold escape sequences
     File file;
     if (auto e = open_regular_file(path, file)) return "cannot read " + name + ": " + *e;
     unsigned char head[16];

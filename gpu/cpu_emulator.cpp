@@ -78,6 +78,36 @@ constexpr std::array kRunners{
 #undef KC_OP
 };
 
+// Why a frame would run past kMaxCpuFrameSeconds on `threads` hardware threads, from its cost:
+// matmul's FLOPs, the fractals' pixels x iterations (every pixel may stay inside the set: the
+// default view's is a third of the picture).
+std::optional<std::string> cpu_cost_refusal(const PaintJob& job, unsigned threads) {
+    const OpInfo& info = op_registry()[job.op];
+    const OpParams& p = job.params;
+    if (uses_param(info, "matmul-n")) {
+        const double seconds = info.flops(p) / (kCpuMatmulFlopsPerThread * threads);
+        if (seconds > kMaxCpuFrameSeconds)
+            return fmt::format("matmul N = {} is {:.3g} GFLOP (2*N^3): about {:.0f} s per frame on the cpu backend "
+                               "({} threads at ~{:g} GFLOP/s each); it refuses frames over {:g} s: choose a smaller "
+                               "N, or a CUDA backend",
+                               p.matmul_n, info.flops(p) / 1e9, seconds, threads, kCpuMatmulFlopsPerThread / 1e9,
+                               kMaxCpuFrameSeconds);
+    }
+    if (uses_param(info, "iter")) {
+        const double pixels = double(p.width) * p.height, budget = kCpuIterationsPerThread * threads;
+        const double seconds = pixels * p.max_iter / budget;
+        if (seconds > kMaxCpuFrameSeconds)
+            return fmt::format("{} at {}x{} with {} iterations is up to {:.3g} iterations (pixels x iterations): "
+                               "about {:.0f} s per frame on the cpu backend ({} threads at ~{:g} M iterations/s "
+                               "each); it refuses frames over {:g} s: lower the iterations to {} or less (or the "
+                               "canvas size), or use a CUDA backend",
+                               info.name, p.width, p.height, p.max_iter, pixels * p.max_iter, seconds, threads,
+                               kCpuIterationsPerThread / 1e6, kMaxCpuFrameSeconds,
+                               std::max(1LL, (long long)(kMaxCpuFrameSeconds * budget / pixels)));
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 CpuGridEmulator::CpuGridEmulator(unsigned workers)
@@ -99,16 +129,7 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, const Res
         return fmt::format("grid {} has {} blocks: the cpu backend emulates at most {} per frame (a GPU takes up to "
                            "2^31-1 x 65535 x 65535); use a smaller grid, or auto",
                            to_string(plan.grid), plan.grid.count(), kMaxEmulatedBlocks);
-    if (const OpInfo& info = op_registry()[job.op]; uses_param(info, "matmul-n")) {
-        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-        const double seconds = info.flops(job.params) / (kCpuMatmulFlopsPerThread * threads);
-        if (seconds > kMaxCpuFrameSeconds)
-            return fmt::format("matmul N = {} is {:.3g} GFLOP (2*N^3): about {:.0f} s per frame on the cpu backend "
-                               "({} threads at ~{:g} GFLOP/s each); it refuses frames over {:g} s: choose a smaller "
-                               "N, or a CUDA backend",
-                               job.params.matmul_n, info.flops(job.params) / 1e9, seconds, threads,
-                               kCpuMatmulFlopsPerThread / 1e9, kMaxCpuFrameSeconds);
-    }
+    if (auto refusal = cpu_cost_refusal(job, std::max(1u, std::thread::hardware_concurrency()))) return refusal;
     PaintJob prepared = job;
     prepare_divisors(prepared.params);
     if (const OpInfo& info = op_registry()[job.op]; info.custom) {

@@ -180,6 +180,8 @@ void add_run_flags(CLI::App& app, Options& o) {
 void add_window_flags(CLI::App& app, Options& o) {
     app.add_flag("!--no-vsync", o.vsync, "Window: do not wait for the display's refresh (for measuring)");
     app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
+    app.add_flag("--user-settings", o.user_settings,
+                 "Window, with --script: use settings.conf and imgui.ini as a run without a script does");
     app.add_option(
            "--ui-scale", o.ui_scale_percent,
            "Window: UI scale in percent (75..300) times the monitor's, for this run (the panel's setting is kept)")

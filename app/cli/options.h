@@ -33,6 +33,7 @@ struct Options {
     Present present = Present::Direct;
     bool vsync = true;
     std::string script;                // windowed: run this UI script (tests, demos), then quit
+    bool user_settings = false;        // windowed, with --script: read and write settings.conf and imgui.ini
     int ui_scale_percent = 0;          // windowed: --ui-scale; 0: the saved setting (100 with --script)
     std::string kernel_path;           // --kernel: the user's .cu file (implies --op user_kernel)
     std::string kernel_source;         // its text, read while parsing (a missing file is bad input)

@@ -1,5 +1,6 @@
 #include "app/core/data_dir.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -69,6 +70,17 @@ std::string resolve_data_file(const std::string& name, const std::string& folder
     if (name.empty() || fs::exists(given, ec) || given.has_parent_path() || !data_dir().found) return name;
     const fs::path shipped = *data_dir().found / folder / given;
     return fs::is_regular_file(shipped, ec) ? shipped.string() : name;
+}
+
+std::vector<fs::path> shipped_files(const std::string& folder) {
+    std::vector<fs::path> files;
+    if (!data_dir().found) return files;
+    std::error_code ec;
+    for (fs::directory_iterator it(*data_dir().found / folder, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec))
+        if (it->is_regular_file(ec)) files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    return files;
 }
 
 } // namespace kc

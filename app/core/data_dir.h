@@ -31,4 +31,11 @@ std::string data_dir_summary(const DataDirSearch& search);
 // else itself again (the loader then says it is missing).
 std::string resolve_data_file(const std::string& name, const std::string& folder);
 
+// The regular files of the data dir's `folder` (images: the sample pictures), sorted by name;
+// empty without a data dir.
+std::vector<std::filesystem::path> shipped_files(const std::string& folder);
+
+// The photograph image ops start on when no image is loaded (a file of the data dir's images/).
+inline constexpr const char* kDefaultSampleImage = "rose.jpg";
+
 } // namespace kc

@@ -2,32 +2,18 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "app/core/user_dirs.h"
 #include "render/io/atomic_file.h"
+#include "render/io/bounded_file.h"
 
 namespace kc {
 
 std::optional<std::string> read_text_file(const std::string& path, std::string& text) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return fmt::format("cannot read '{}': it is a directory", path);
-    // A device or a pipe (/dev/zero, /dev/stdin) would be read for ever, or block: only plain files.
-    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-        return fmt::format("cannot read '{}': not a regular file", path);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fmt::format("cannot read '{}': {}", path, std::strerror(errno));
-    std::ostringstream contents;
-    contents << in.rdbuf();
-    if (in.bad()) return fmt::format("cannot read '{}': {}", path, std::strerror(errno));
-    text = contents.str();
-    return std::nullopt;
+    return read_bounded_file(path, kMaxKernelFileBytes, "a kernel file", text);
 }
 
 std::optional<std::string> write_text_file(const std::string& path, const std::string& text) {

@@ -1,6 +1,7 @@
 #pragma once
 // The user's kernel on disk: reading a .cu file (--kernel, the panel, scripts) and, when a kernel
 // faults and CUDA must stop, saving its source so the work is not lost.
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -9,8 +10,12 @@
 
 namespace kc {
 
-// Reads a whole text file into `text`; on failure returns why ("cannot read 'x.cu': No such file
-// or directory") and leaves `text` alone.
+// The largest kernel file read (a kernel's source, not data): larger is refused before reading.
+constexpr std::size_t kMaxKernelFileBytes = std::size_t(1) << 20;
+
+// Reads a whole text file (a regular file of at most kMaxKernelFileBytes, render/io/bounded_file.h)
+// into `text`; on failure returns why ("cannot read 'x.cu': No such file or directory") and leaves
+// `text` alone.
 std::optional<std::string> read_text_file(const std::string& path, std::string& text);
 // Writes `text` to `path` atomically (atomic_file.h): on failure returns why, and a file already
 // there is left as it was.

@@ -18,6 +18,7 @@ enum class Topic {
     KernelFile, // the kernel editor's last load or save
     Autosave,   // the kernel editor's autosave
     Preset,     // the last Save preset or Load preset
+    Settings,   // settings.conf or imgui.ini could not be read, or parts were left out (at start)
     Fault,      // a kernel faulted and CUDA cannot go on: shown until the user quits (exit 1)
 };
 

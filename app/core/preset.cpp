@@ -3,13 +3,17 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <filesystem>
 #include <set>
 
-#include "app/core/kernel_files.h"
+#include "app/core/json_file.h"
 #include "gpu/paint_job.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "render/io/atomic_file.h"
+#include "render/io/bounded_file.h"
+#include "render/io/quoted.h"
 
 namespace kc {
 
@@ -51,7 +55,8 @@ public:
     Fields(const Fields&) = delete;
     ~Fields() {
         for (const auto& [key, value] : j_.items())
-            if (!read_.contains(key)) warnings_.push_back(fmt::format("{}: unknown key, ignored", at(key)));
+            if (!read_.contains(key))
+                warnings_.push_back(fmt::format("{}: unknown key, ignored", escaped(at(key), 80)));
     }
     std::string at(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
     const json* get(const std::string& key) {
@@ -62,19 +67,19 @@ public:
     std::optional<std::string> text(const std::string& key) {
         const json* v = get(key);
         if (!v) return std::nullopt;
-        if (!v->is_string()) refuse(at(key), "expected a string, got " + v->dump());
+        if (!v->is_string()) refuse(at(key), "expected a string, got " + json_excerpt(*v));
         return v->get<std::string>();
     }
     std::optional<double> number(const std::string& key) {
         const json* v = get(key);
         if (!v) return std::nullopt;
-        if (!v->is_number()) refuse(at(key), "expected a number, got " + v->dump());
+        if (!v->is_number()) refuse(at(key), "expected a number, got " + json_excerpt(*v));
         return v->get<double>();
     }
     std::optional<bool> flag(const std::string& key) {
         const json* v = get(key);
         if (!v) return std::nullopt;
-        if (!v->is_boolean()) refuse(at(key), "expected true or false, got " + v->dump());
+        if (!v->is_boolean()) refuse(at(key), "expected true or false, got " + json_excerpt(*v));
         return v->get<bool>();
     }
     std::vector<std::string>& warnings() { return warnings_; }
@@ -86,6 +91,29 @@ private:
     std::set<std::string> read_;
 };
 
+// A JSON integer from lo to hi (not a bool, not 2.5, not 2^32 wrapped to 0), or nullopt.
+std::optional<int> whole_in(const json& v, int lo, int hi) {
+    if (v.is_number_unsigned()) {
+        const auto u = v.get<std::uint64_t>();
+        return hi >= 0 && u <= static_cast<std::uint64_t>(hi) && static_cast<std::int64_t>(u) >= lo
+                   ? std::optional<int>(static_cast<int>(u))
+                   : std::nullopt;
+    }
+    if (!v.is_number_integer()) return std::nullopt;
+    const auto i = v.get<std::int64_t>();
+    return i >= lo && i <= hi ? std::optional<int>(static_cast<int>(i)) : std::nullopt;
+}
+
+// A string the parameter table may echo in its messages: short, nothing a terminal would act on.
+bool is_plain_word(const std::string& text) { return text.size() <= 64 && escaped(text) == text; }
+
+// What a parameter's JSON value must be: flags are true or false, never numbers, and the
+// reverse.
+std::string expected_param(const ParamSpec& s) {
+    if (s.kind == ParamKind::Bool && !s.has_choices()) return "true or false";
+    return s.has_choices() ? "a number or a name" : "a number";
+}
+
 void read_params(Fields& top, OpParams& p) {
     const json* j = top.get("params");
     if (!j) return;
@@ -95,14 +123,18 @@ void read_params(Fields& top, OpParams& p) {
         if (!s) continue; // warned about as unknown
         f.get(key);
         std::optional<std::string> e;
-        if (value.is_string())
+        const bool is_flag = s->kind == ParamKind::Bool && !s->has_choices();
+        if (value.is_string() && !is_plain_word(value.get<std::string>()))
+            e = fmt::format("{} {} is not a number{}", s->name, quoted(value.get<std::string>(), 40),
+                            s->has_choices() ? " or a name" : "");
+        else if (value.is_string())
             e = set_param_text(p, key, value.get<std::string>());
-        else if (value.is_boolean())
+        else if (value.is_boolean() && is_flag)
             e = set_param(p, key, value.get<bool>() ? 1 : 0);
-        else if (value.is_number())
+        else if (value.is_number() && !is_flag)
             e = set_param(p, key, value.get<double>());
         else
-            e = fmt::format("expected a number{}, got {}", s->has_choices() ? " or a name" : "", value.dump());
+            e = fmt::format("expected {}, got {}", expected_param(*s), json_excerpt(value));
         if (e) refuse(f.at(key), *e);
     }
 }
@@ -111,7 +143,7 @@ Dim3 read_dim3(Fields& f, const std::string& key, Dim3 fallback) {
     const auto t = f.text(key);
     if (!t) return fallback;
     const auto d = parse_dim3(*t);
-    if (!d) refuse(f.at(key), fmt::format("'{}' is not XxY or XxYxZ", *t));
+    if (!d) refuse(f.at(key), fmt::format("{} is not XxY or XxYxZ", quoted(*t, 40)));
     return *d;
 }
 
@@ -131,7 +163,8 @@ void read_launch(Fields& top, LaunchConfig& l) {
     }
     if (const auto m = f.text("mapping")) {
         const auto mapping = parse_mapping(*m);
-        if (!mapping) refuse("launch.mapping", fmt::format("unknown mapping '{}': choose {}", *m, mapping_names()));
+        if (!mapping)
+            refuse("launch.mapping", fmt::format("unknown mapping {}: choose {}", quoted(*m, 40), mapping_names()));
         l.mapping = *mapping;
     }
     if (const auto n = f.number("pixels_per_thread")) {
@@ -157,9 +190,11 @@ void read_overlays(Fields& top, Preset& out) {
         Fields f(*j, "overlays", top.warnings());
         if (const auto b = f.flag("block_outlines")) out.block_outlines = *b;
         if (const json* at = f.get("inspect")) {
-            if (!at->is_array() || at->size() != 2 || !(*at)[0].is_number_integer() || !(*at)[1].is_number_integer())
-                refuse("overlays.inspect", "expected [x, y] (whole numbers) or null, got " + at->dump());
-            out.inspect = std::pair{(*at)[0].get<int>(), (*at)[1].get<int>()};
+            const auto pixel = [](const json& v) { return whole_in(v, 0, kMaxCanvasSide - 1); };
+            if (!at->is_array() || at->size() != 2 || !pixel((*at)[0]) || !pixel((*at)[1]))
+                refuse("overlays.inspect", fmt::format("expected [x, y] (whole numbers from 0 to {}) or null, got {}",
+                                                       kMaxCanvasSide - 1, json_excerpt(*at)));
+            out.inspect = std::pair{*pixel((*at)[0]), *pixel((*at)[1])};
         }
     }
     if (const json* j = top.get("window")) {
@@ -193,13 +228,13 @@ void read_top(const json& j, Preset& out, std::vector<std::string>& warnings) {
                fmt::format("version {} is not the one this kcanvas reads ({})", *version, kPresetVersion));
     if (const auto op = top.text("op")) {
         const OpInfo* info = find_op(*op);
-        if (!info) refuse("op", fmt::format("unknown op '{}': choose one of {}", *op, op_names()));
+        if (!info) refuse("op", fmt::format("unknown op {}: choose one of {}", quoted(*op, 40), op_names()));
         out.job.op = info->index;
         if (uses_param(*info, "julia-re")) out.job.params.center_x = 0.0; // as --op julia starts
     }
     if (const auto v = top.text("view")) {
         const auto view = parse_view(*v);
-        if (!view) refuse("view", fmt::format("unknown view '{}'", *v));
+        if (!view) refuse("view", fmt::format("unknown view {}", quoted(*v, 40)));
         out.job.view = *view;
     }
     read_canvas(top, out.job.params);
@@ -231,34 +266,54 @@ std::string preset_json(const Preset& p) {
     return j.dump(2) + "\n";
 }
 
-std::optional<std::string> parse_preset(const std::string& text, Preset& out, std::vector<std::string>& warnings) {
-    const json j = json::parse(text, nullptr, false);
-    if (j.is_discarded()) return "not valid JSON";
+namespace {
+
+// Read from JSON, with warnings and errors in `warnings`/the result.
+std::optional<std::string> read_preset(const json& j, Preset& out, std::vector<std::string>& warnings) {
     Preset p;
+    std::vector<std::string> found;
     try {
-        read_top(j, p, warnings);
+        read_top(j, p, found);
     } catch (const PresetError& e) {
         return e.message;
     } catch (const json::exception& e) { // a value of a type the reader did not expect
-        return std::string("unreadable: ") + e.what();
+        return "unreadable: " + escaped(e.what(), 160);
     }
     if (auto e = canvas_size_error(p.job.params.width, p.job.params.height)) return "canvas: " + *e;
     if (auto e = resolve_launch(p.job, universal_limits()).launch_refusal) return "launch: " + *e;
     out = std::move(p);
+    constexpr std::size_t kMaxWarnings = 20; // a file of 100,000 unknown keys is not 100,000 lines
+    for (std::size_t i = 0; i < found.size() && i < kMaxWarnings; ++i) warnings.push_back(std::move(found[i]));
+    if (found.size() > kMaxWarnings)
+        warnings.push_back(fmt::format("{} more unknown keys", found.size() - kMaxWarnings));
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string> parse_preset(const std::string& text, Preset& out, std::vector<std::string>& warnings) {
+    auto j = parse_json(text, kPresetLimits);
+    if (const auto* e = std::get_if<std::string>(&j)) return *e;
+    return read_preset(std::get<json>(j), out, warnings);
 }
 
 std::optional<std::string> load_preset(const std::string& path, Preset& out, std::vector<std::string>& warnings) {
     std::string text;
-    if (auto e = read_text_file(path, text)) return *e;
+    if (auto e = read_bounded_file(path, kPresetLimits.max_bytes, kPresetLimits.what, text)) return *e;
     std::vector<std::string> found;
-    if (auto e = parse_preset(text, out, found)) return path + ": " + *e;
-    for (const std::string& w : found) warnings.push_back(path + ": " + w);
+    if (auto e = parse_preset(text, out, found)) return escaped(path) + ": " + *e;
+    for (const std::string& w : found) warnings.push_back(escaped(path) + ": " + w);
     return std::nullopt;
 }
 
 std::optional<std::string> save_preset(const std::string& path, const Preset& p) {
-    return write_file_atomically(path, preset_json(p));
+    Preset saved = p;
+    for (std::string& image : saved.images) // opened from another folder, the preset still finds them
+        if (std::error_code ec; !image.empty()) {
+            const auto resolved = std::filesystem::absolute(image, ec);
+            if (!ec) image = resolved.lexically_normal().string();
+        }
+    return write_file_atomically(path, preset_json(saved));
 }
 
 namespace {
@@ -267,6 +322,7 @@ std::string shell_word(const std::string& w) {
     const bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                                          "0123456789-_./:=,+@%") == std::string::npos;
     if (plain) return w;
+    if (escaped(w, w.size()) != w) return quoted(w, w.size()).insert(0, 1, '$'); // bash's $'...': no raw controls
     std::string out = "'";
     for (char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return out + "'";

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/core/json_file.h"
 #include "gpu/paint_job.h"
 
 namespace kc {
@@ -25,6 +26,10 @@ struct Preset {
 
 constexpr int kPresetVersion = 1;
 
+// What a preset may hold, checked before it is parsed (app/core/json_file.h): a preset is a few
+// hundred bytes and its kernel's source, nested 3 deep.
+inline const JsonLimits kPresetLimits{.max_bytes = std::size_t(2) << 20, .max_depth = 16, .what = "a preset"};
+
 // The preset as JSON text: the op's own parameters only (those it reads), each by its table name.
 std::string preset_json(const Preset& p);
 
@@ -34,7 +39,9 @@ std::optional<std::string> parse_preset(const std::string& text, Preset& out, st
 
 // The file versions: errors name the file.
 std::optional<std::string> load_preset(const std::string& path, Preset& out, std::vector<std::string>& warnings);
-std::optional<std::string> save_preset(const std::string& path, const Preset& p); // atomically
+// Atomically; the images' paths are stored absolute (resolved against the working folder), so the
+// preset opens the same from any folder.
+std::optional<std::string> save_preset(const std::string& path, const Preset& p);
 
 // The `kcanvas ...` command that paints this preset's picture, with flags --help documents.
 // The user kernel's source cannot go on a command line: it says so with --kernel FILE.

@@ -21,7 +21,8 @@ struct ResizeCanvas { // the size fields, a preset, a script's `size`
 struct FitCanvasToImage {}; // "Canvas size = image A"
 struct LoadImage {          // into slot 0 (A) or 1 (B): the path field, a drop, a preset
     int slot;
-    std::string path;
+    std::string path;  // a bare name is looked up among the shipped samples, as --image does
+    std::string why{}; // said after "loaded ...": why kcanvas chose this picture itself
 };
 struct ClearImage {
     int slot;

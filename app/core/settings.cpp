@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
+
+#include "render/io/bounded_file.h"
 
 namespace kc {
 
@@ -24,12 +27,13 @@ void apply_line(UiSettings& s, const std::string& line) {
     const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
     char* end = nullptr;
     const double number = std::strtod(value.c_str(), &end);
-    if (end == value.c_str()) return;
+    if (end == value.c_str() || !std::isfinite(number)) return; // nan would pass any clamp
+    // Clamped as doubles: 1e300 cast to int first would be undefined.
     if (key == "ui_scale_percent")
-        s.ui_scale_percent =
-            std::clamp(static_cast<int>(number), UiSettings::kMinScalePercent, UiSettings::kMaxScalePercent);
+        s.ui_scale_percent = static_cast<int>(
+            std::clamp(number, double(UiSettings::kMinScalePercent), double(UiSettings::kMaxScalePercent)));
     else if (key == "panel_width")
-        s.panel_width = std::clamp(static_cast<float>(number), UiSettings::kMinPanelWidth, 4000.0f);
+        s.panel_width = static_cast<float>(std::clamp(number, double(UiSettings::kMinPanelWidth), 4000.0));
     else if (key == "panel_right")
         s.panel_right = number != 0;
     else if (key == "panel_hidden")
@@ -46,12 +50,28 @@ std::string errno_text() { return std::strerror(errno); }
 
 } // namespace
 
-UiSettings load_settings(const std::string& path) {
+LoadedSettings read_settings(const std::string& path) {
+    LoadedSettings out;
+    std::string text;
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return out; // the first run
+    if (auto e = read_bounded_file(path, kMaxSettingsBytes, "a settings file", text)) {
+        out.problem = *e + "; the defaults apply, and the file is left as it is";
+        out.writable = false;
+        return out;
+    }
+    out.settings = parse_settings(text);
+    return out;
+}
+
+UiSettings parse_settings(const std::string& text) {
     UiSettings s;
-    std::ifstream in(path);
+    std::istringstream in(text);
     for (std::string line; std::getline(in, line);) apply_line(s, line);
     return s;
 }
+
+UiSettings load_settings(const std::string& path) { return read_settings(path).settings; }
 
 std::optional<std::string> save_settings(const std::string& path, const UiSettings& settings) {
     const std::string temp = path + ".tmp";

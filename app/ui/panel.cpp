@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/ui/panel_text.h"
+#include "app/ui/panels/image_panel.h"
 #include "app/ui/panels/kernel_panel.h"
 #include "app/ui/panels/preset_panel.h"
 #include "app/ui/panels/record_panel.h"
@@ -96,7 +97,10 @@ void operation_section(UiState& s, const PanelContext& ctx) {
     const auto ops = op_registry();
     if (ui::BeginCombo("Operation", std::string(ops[s.job.op].title).c_str())) {
         for (const OpInfo& op : ops)
-            if (ui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) select_op(s.job, op);
+            if (ui::Selectable(std::string(op.title).c_str(), op.index == s.job.op)) {
+                select_op(s.job, op);
+                start_image_op_on_photo(s, ctx.requests);
+            }
         ImGui::EndCombo();
     }
     const OpInfo& op = ops[s.job.op];
@@ -146,6 +150,7 @@ void image_slot(UiState& s, const PanelContext& ctx, int slot) {
     if (ui::Button(load.c_str())) ctx.requests.push(request::LoadImage{slot, s.image_path[slot].data()});
     same_line_if_fits(button_width(clear));
     if (ui::Button(clear.c_str())) ctx.requests.push(request::ClearImage{slot});
+    image_source_buttons(s, ctx.requests, slot);
     std::string holds = slot == 0 ? "(gradient)" : "(checkerboard)";
     if (s.sources.loaded(slot)) {
         const Image& im = s.sources.original(slot);
@@ -163,10 +168,11 @@ void image_slot(UiState& s, const PanelContext& ctx, int slot) {
 
 void images_section(UiState& s, const PanelContext& ctx) {
     for (int slot = 0; slot < 2; ++slot) image_slot(s, ctx, slot);
-    ui::TextDisabled("Enter in a path field loads it.");
-    help_marker(fmt::format("{}. Drop one file on the window to load A, two to load A and B. Images are fitted to the "
-                            "canvas (nearest neighbour) on load and on canvas resize.",
-                            kImageFormats)
+    wrapped_disabled(samples_line());
+    help_marker(fmt::format("{}. {} Browse opens the desktop's file chooser (zenity) where there is one. Drop one "
+                            "file on the window to load A, two to load A and B. Images are fitted to the canvas "
+                            "(nearest neighbour) on load and on canvas resize.",
+                            kImageFormats, samples_folder())
                     .c_str());
     if (s.sources.loaded(0) && ui::Button("Canvas size = image A")) ctx.requests.push(request::FitCanvasToImage{});
     if (ui::Button("Save canvas PNG (F12)")) ctx.requests.push(request::SaveCanvas{});
@@ -597,6 +603,7 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
         ImGui::End();
         draw_panel_edge(s);
     }
+    image_choosers(s, ctx.requests);
     unsaved_kernel_dialog(s, ctx);
     recording_quit_dialog(s, ctx.requests);
     kernel_fault_dialog(s, ctx);

@@ -11,6 +11,7 @@
 #include "app/core/settings.h"
 #include "app/core/teach_state.h"
 #include "app/core/time_clock.h"
+#include "app/ui/panels/image_panel.h"
 #include "app/ui/panels/record_panel.h"
 #include "gpu/launch_config.h"
 #include "gpu/paint_job.h"
@@ -54,6 +55,7 @@ struct UiState {
 
     SourceImages sources;                               // input images A and B, fitted to the canvas
     std::array<std::array<char, 1024>, 2> image_path{}; // the panel's path fields
+    ImageChooserState image_chooser;                    // Browse: the desktop's chooser or the window's browser
     bool both_variants = true;                          // two-variant ops: run both kernels, times side by side
     KernelEditorState kernel;                           // the user's kernel
     PresetPanelState preset;                            // Save / Load preset, Copy command line

@@ -100,7 +100,8 @@ bool Selectable(const char* label, bool selected, ImGuiSelectableFlags flags, co
 bool BeginCombo(const char* label, const char* preview, ImGuiComboFlags flags) {
     // An open combo's list is a window of its own that replaces the last item: the box is
     // measured before, where it stays.
-    const float frame_w = ImGui::CalcItemWidth();
+    // (Without a preview the box is only its arrow button.)
+    const float frame_w = flags & ImGuiComboFlags_NoPreview ? ImGui::GetFrameHeight() : ImGui::CalcItemWidth();
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const ImGuiWindow* parent = GImGui->CurrentWindow;
     const bool open = ImGui::BeginCombo(label, preview, flags);

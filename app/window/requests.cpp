@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "app/core/data_dir.h"
 #include "app/core/kernel_editor.h"
 #include "app/core/kernel_files.h"
 #include "app/core/user_dirs.h"
@@ -32,8 +33,9 @@ std::string snapshot_name(const UiState& s) {
 }
 
 // A bad file leaves the current image and says why.
-void load_image(RequestTargets& t, int slot, const std::string& path) {
+void load_image(RequestTargets& t, int slot, const std::string& given, const std::string& why) {
     UiState& s = t.state;
+    const std::string path = resolve_data_file(given, "images"); // rose.jpg: the sample, as --image rose.jpg
     set_path_field(s.image_path[slot], path);
     if (auto e = s.sources.load(slot, path)) {
         t.messages.error(image_topic(slot), *e);
@@ -41,8 +43,8 @@ void load_image(RequestTargets& t, int slot, const std::string& path) {
     }
     t.messages.clear(image_topic(slot));
     const Image& im = s.sources.original(slot);
-    t.messages.info(Topic::Status,
-                    fmt::format("loaded {} ({}x{}) as image {}", path, im.width, im.height, slot == 0 ? 'A' : 'B'));
+    t.messages.info(Topic::Status, fmt::format("loaded {} ({}x{}) as image {}{}{}", path, im.width, im.height,
+                                               slot == 0 ? 'A' : 'B', why.empty() ? "" : ": ", why));
 }
 
 void resize_canvas(RequestTargets& t, int width, int height) {
@@ -166,7 +168,7 @@ bool carry_out(RequestTargets& t, const Request& request) {
             if constexpr (std::is_same_v<R, ResizeCanvas>) resize_canvas(t, r.width, r.height);
             if constexpr (std::is_same_v<R, FitCanvasToImage>)
                 if (s.sources.loaded(0)) resize_canvas(t, s.sources.original(0).width, s.sources.original(0).height);
-            if constexpr (std::is_same_v<R, LoadImage>) load_image(t, r.slot, r.path);
+            if constexpr (std::is_same_v<R, LoadImage>) load_image(t, r.slot, r.path, r.why);
             if constexpr (std::is_same_v<R, ClearImage>) s.sources.clear(r.slot), t.messages.clear(image_topic(r.slot));
             if constexpr (std::is_same_v<R, SaveCanvas>) save_canvas(t);
             if constexpr (std::is_same_v<R, SetBackend>) set_backend(t, r.backend);

@@ -8,18 +8,23 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <utility>
 
+#include "app/core/imgui_ini.h"
 #include "app/core/user_dirs.h"
 #include "app/ui/ui_scale.h"
 #include "app/window/requests.h"
+#include "render/io/atomic_file.h"
+#include "render/io/bounded_file.h"
+#include "render/io/quoted.h"
 
 namespace kc {
 
-ImGuiSession::ImGuiSession(GLFWwindow* window, const std::string& ini_path) : ini_path_(ini_path) {
+ImGuiSession::ImGuiSession(GLFWwindow* window) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
+    ImGui::GetIO().IniFilename = nullptr; // kcanvas reads imgui.ini, checked, and writes it (SettingsFile)
     ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; // Esc closes popups, Tab moves between fields
     ImGui::GetStyle() = ui_style(1.0f);                               // UiScale scales it to the monitor
     ImGui_ImplGlfw_InitForOpenGL(window, true);
@@ -32,25 +37,62 @@ ImGuiSession::~ImGuiSession() {
     ImGui::DestroyContext();
 }
 
-std::string ini_path() {
-    const std::string dir = config_dir();
-    return dir.empty() ? std::string("imgui.ini") : dir + "/imgui.ini";
+namespace {
+
+// imgui.ini into ImGui, checked first; returns what was dropped, or why it was not read.
+std::optional<std::string> load_imgui_ini(SettingsFile& file) {
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(file.ini_path, ec))) return std::nullopt; // first run
+    std::string text;
+    if (auto e = read_bounded_file(file.ini_path, kMaxImGuiIniBytes, "ImGui's layout file", text)) {
+        file.ini_writable = false;
+        return *e + "; the default layout is used, and the file is left as it is";
+    }
+    const CheckedIni checked = check_imgui_ini(text);
+    ImGui::LoadIniSettingsFromMemory(checked.text.data(), checked.text.size());
+    file.ini_saved = text;
+    if (checked.dropped.empty()) return std::nullopt;
+    std::string said = fmt::format("{}: left out what ImGui cannot be trusted with:", escaped(file.ini_path));
+    for (std::size_t i = 0; i < checked.dropped.size() && i < 3; ++i) said += (i ? "; " : " ") + checked.dropped[i];
+    if (checked.dropped.size() > 3) said += fmt::format("; {} more", checked.dropped.size() - 3);
+    return said;
 }
 
-SettingsFile settings_file_for(const Options& o) {
-    const std::string dir = o.script.empty() ? config_dir() : std::string();
+void save_imgui_ini(SettingsFile& file) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.WantSaveIniSettings = false;
+    if (file.ini_path.empty() || !file.ini_writable) return;
+    const std::string text = ImGui::SaveIniSettingsToMemory();
+    if (text == file.ini_saved) return;
+    if (auto e = write_file_atomically(file.ini_path, std::string_view(text))) fmt::print(stderr, "kcanvas: {}\n", *e);
+    file.ini_saved = text;
+}
+
+} // namespace
+
+SettingsFile settings_file_for(const Options& o, Messages& messages) {
+    const std::string dir = o.script.empty() || o.user_settings ? config_dir() : std::string();
     SettingsFile file;
-    file.path = dir.empty() ? std::string() : dir + "/settings.conf";
-    file.saved = file.path.empty() ? UiSettings{} : load_settings(file.path);
     file.run_percent = o.ui_scale_percent;
+    if (dir.empty()) return file;
+    file.path = dir + "/settings.conf";
+    LoadedSettings loaded = read_settings(file.path);
+    file.saved = loaded.settings, file.writable = loaded.writable;
+    file.ini_path = dir + "/imgui.ini";
+    const auto ini_problem = load_imgui_ini(file);
+    if (loaded.problem || ini_problem) // one message: the bar shows a topic's latest
+        messages.warning(Topic::Settings, loaded.problem && ini_problem ? *loaded.problem + "\n" + *ini_problem
+                                          : loaded.problem              ? *loaded.problem
+                                                                        : *ini_problem);
     return file;
 }
 
 void save_changed_settings(const UiState& s, SettingsFile& file, bool force) {
+    if (ImGui::GetIO().WantSaveIniSettings || force) save_imgui_ini(file);
     UiSettings wanted = s.settings;
     if (file.run_percent > 0 && wanted.ui_scale_percent == file.run_percent)
         wanted.ui_scale_percent = file.saved.ui_scale_percent;
-    if (file.path.empty() || wanted == file.saved || (!force && ImGui::IsAnyMouseDown())) return;
+    if (file.path.empty() || !file.writable || wanted == file.saved || (!force && ImGui::IsAnyMouseDown())) return;
     if (auto e = save_settings(file.path, wanted)) fmt::print(stderr, "kcanvas: {}\n", *e);
     file.saved = wanted;
 }

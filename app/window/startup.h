@@ -17,31 +17,33 @@ struct GLFWwindow;
 
 namespace kc {
 
-// ImGui's context and backends, shut down in reverse order of set-up. `ini_path` empty: no imgui.ini.
+// ImGui's context and backends, shut down in reverse order of set-up. ImGui reads and writes no
+// file itself: kcanvas loads imgui.ini, checked, and saves it (SettingsFile).
 class ImGuiSession {
 public:
-    ImGuiSession(GLFWwindow* window, const std::string& ini_path);
+    explicit ImGuiSession(GLFWwindow* window);
     ~ImGuiSession();
     ImGuiSession(const ImGuiSession&) = delete;
     ImGuiSession& operator=(const ImGuiSession&) = delete;
-
-private:
-    std::string ini_path_; // ImGui keeps the pointer
 };
 
-// ImGui's own layout (windows other than the panel): $XDG_CONFIG_HOME/kcanvas/imgui.ini.
-std::string ini_path();
-
-// The window settings (UI scale, the panel's side and width) and what the file holds. --ui-scale
-// is for one run: the file keeps its own scale unless the panel's slider changes it.
+// The window settings (UI scale, the panel's side and width) and what the file holds, and ImGui's
+// imgui.ini beside it. --ui-scale is for one run: the file keeps its own scale unless the panel's
+// slider changes it. A file that could not be read (a FIFO, too big) is said in the status bar and
+// never written over.
 struct SettingsFile {
     std::string path; // empty: none (scripts, whose pictures must not depend on what a user saved)
     UiSettings saved;
-    int run_percent = 0; // --ui-scale, or 0
+    bool writable = true;
+    int run_percent = 0;   // --ui-scale, or 0
+    std::string ini_path;  // empty: none
+    std::string ini_saved; // imgui.ini's text as read or last written
+    bool ini_writable = true;
 };
-SettingsFile settings_file_for(const Options& o);
-// Saves changed settings; unless `force`, only once no mouse button is down (not on every frame
-// of a drag of the panel's edge).
+// Reads both files (ImGui's context must exist: imgui.ini goes to it, checked by app/core/imgui_ini.h).
+SettingsFile settings_file_for(const Options& o, Messages& messages);
+// Saves changed settings, and imgui.ini when ImGui asks; unless `force`, only once no mouse button
+// is down (not on every frame of a drag of the panel's edge).
 void save_changed_settings(const UiState& s, SettingsFile& file, bool force);
 
 // The state the panel edits, from the options: the job, the settings, the input images (the canvas

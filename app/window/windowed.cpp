@@ -382,7 +382,7 @@ int run_windowed(const Options& o) {
     GlfwWindow window(1280, 860, "Kernel Canvas", o.vsync);
     KeyEvents keys(window.handle());    // before ImGui's backend, which then calls them first
     MouseEvents mouse(window.handle()); // likewise
-    ImGuiSession imgui(window.handle(), o.script.empty() ? ini_path() : std::string());
+    ImGuiSession imgui(window.handle());
     UiScale ui_scale(window.handle());
     FramePainter painter(o.backend, o.gpu);
     painter.set_present(o.present);
@@ -394,7 +394,7 @@ int run_windowed(const Options& o) {
     UiState state;
     Requests requests;
     Messages messages;
-    SettingsFile settings_file = settings_file_for(o);
+    SettingsFile settings_file = settings_file_for(o, messages); // and imgui.ini
     if (auto exit = prepare_state(o, state, requests, settings_file, canvas, painter)) return *exit;
     glfwSetDropCallback(window.handle(), &on_drop);
     std::optional<Autosave> autosave = start_editor(o, state.kernel, messages);

@@ -20,5 +20,8 @@ std::optional<std::string> decode_bmp_or_tga(std::FILE* file, int max_side, bool
 
 // "is too large (W x H; at most M x M)" when a side is over max_side, "has no pixels" at zero.
 std::optional<std::string> size_error(long long width, long long height, int max_side);
+// "declares W x H pixels, more than its N bytes can hold (`why`): ...": a compressed file's bytes
+// bound the pixels it can hold; one that declares more is refused before any pixel is allocated.
+std::string unbacked_size_error(long long width, long long height, long long file_bytes, const std::string& why);
 
 } // namespace kc::detail

@@ -17,6 +17,7 @@
 
 #include "render/io/atomic_file.h"
 #include "render/io/image_decoders.h"
+#include "render/io/quoted.h"
 
 namespace kc {
 
@@ -27,6 +28,10 @@ std::optional<std::string> size_error(long long width, long long height, int max
     if (width <= max_side && height <= max_side) return std::nullopt;
     return "is too large (" + std::to_string(width) + " x " + std::to_string(height) + "; at most " +
            std::to_string(max_side) + " x " + std::to_string(max_side) + ")";
+}
+std::string unbacked_size_error(long long width, long long height, long long file_bytes, const std::string& why) {
+    return "declares " + std::to_string(width) + " x " + std::to_string(height) + " pixels, more than its " +
+           std::to_string(file_bytes) + " bytes can hold (" + why + "): it is corrupt or truncated";
 }
 } // namespace detail
 
@@ -114,7 +119,7 @@ std::optional<std::string> load_image(const std::string& path, Image& out) {
 
 std::optional<std::string> load_image(const std::string& path, Image& out, int max_side) {
     if (path.empty()) return "no image file given";
-    const std::string name = "'" + path + "'";
+    const std::string name = quoted(path, 200); // a path from a preset may hold escape sequences
     File file;
     if (auto e = open_regular_file(path, file)) return "cannot read " + name + ": " + *e;
     unsigned char head[16];

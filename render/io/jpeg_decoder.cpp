@@ -4,6 +4,7 @@
 
 #include <jerror.h>
 #include <jpeglib.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <csetjmp>
@@ -87,6 +88,21 @@ bool read_jpeg_rows(JpegReader& r, Pixel* pixels, long max_memory) {
     return true;
 }
 
+// Sequential Huffman data spends at least 2 bits on every 8x8 block of every component (a DC code
+// and an AC code, each of one bit or more): a smaller file cannot hold the pixels it declares.
+// (Progressive files may leave scans out, and arithmetic coding has no such floor.)
+std::optional<std::string> unbacked_error(const jpeg_decompress_struct& c, std::FILE* file) {
+    if (c.progressive_mode || c.arith_code) return std::nullopt;
+    long long blocks = 0;
+    for (int i = 0; i < c.num_components; ++i)
+        blocks += (long long)c.comp_info[i].width_in_blocks * c.comp_info[i].height_in_blocks;
+    struct stat st {};
+    if (::fstat(::fileno(file), &st) != 0 || blocks / 4 <= st.st_size) return std::nullopt;
+    return unbacked_size_error(c.image_width, c.image_height, st.st_size,
+                               "a baseline JPEG spends at least 2 bits on each of its " + std::to_string(blocks) +
+                                   " blocks of 8x8");
+}
+
 std::string corrupt(const JpegReader& r) {
     if (r.cinfo.err && r.cinfo.err->msg_code == JERR_NO_BACKING_STORE)
         return "needs more memory to decode than kcanvas allows";
@@ -106,6 +122,7 @@ std::optional<std::string> decode_jpeg(std::FILE* file, int max_side, Image& out
     if (auto e = size_error(r.cinfo.image_width, r.cinfo.image_height, max_side)) return e;
     const J_COLOR_SPACE space = r.cinfo.jpeg_color_space;
     if (space == JCS_CMYK || space == JCS_YCCK) return "is a CMYK JPEG; kcanvas reads RGB and grayscale JPEGs";
+    if (auto e = unbacked_error(r.cinfo, file)) return e;
 
     Image image;
     image.width = int(r.cinfo.image_width), image.height = int(r.cinfo.image_height);

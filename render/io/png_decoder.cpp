@@ -1,6 +1,7 @@
 // PNG through libpng. libpng reports errors with longjmp: every call into it that can fail sits in
 // a small function of its own that holds only plain C data, so the jump skips no destructor.
 #include <png.h>
+#include <sys/stat.h>
 
 #include <csetjmp>
 #include <cstdio>
@@ -76,17 +77,50 @@ void make_opaque(std::vector<Pixel>& pixels) {
     for (Pixel& p : pixels) p.a = 255;
 }
 
-// The size in the IHDR chunk, read before libpng reads on: a file that claims a huge size and
-// is cut short after its header is still "too large", not "truncated". Leaves the file at its start.
+// zlib's deflate codes a 258-byte match in as little as 2 bits: no byte of a PNG file can stand
+// for more than 1032 bytes of pixel data.
+constexpr long long kMaxDeflateRatio = 1032;
+
+// Samples a pixel of this colour type holds (0: not a colour type PNG has; libpng says so).
+int png_channels(int colour_type) {
+    switch (colour_type) {
+    case 0:
+    case 3:
+        return 1;
+    case 2:
+        return 3;
+    case 4:
+        return 2;
+    case 6:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+// The size in the IHDR chunk, read before libpng reads on: a file that claims a huge size and is cut
+// short after its header is still "too large", not "truncated", and a small file that declares more
+// pixels than its bytes can inflate to is refused before any pixel memory. Leaves the file at its start.
 std::optional<std::string> check_ihdr_size(std::FILE* file, int max_side) {
-    unsigned char head[24];
+    unsigned char head[26];
     const bool whole = std::fread(head, 1, sizeof head, file) == sizeof head;
     std::rewind(file);
     if (!whole || std::memcmp(head + 12, "IHDR", 4) != 0) return std::nullopt; // libpng will say what is wrong
     auto be32 = [&](int at) {
         return (long long)head[at] << 24 | head[at + 1] << 16 | head[at + 2] << 8 | head[at + 3];
     };
-    return size_error(be32(16), be32(20), max_side);
+    const long long width = be32(16), height = be32(20);
+    if (auto e = size_error(width, height, max_side)) return e;
+    struct stat st {};
+    if (::fstat(::fileno(file), &st) != 0) return std::nullopt;
+    // Interlaced or not, the rows hold at least every pixel's bits.
+    const long long pixel_bytes = width * height * png_channels(head[25]) * head[24] / 8;
+    if (pixel_bytes / kMaxDeflateRatio > st.st_size)
+        return unbacked_size_error(width, height, st.st_size,
+                                   "a PNG's compressed data inflates to at most 1032 times its size, and these "
+                                   "pixels take " +
+                                       std::to_string(pixel_bytes) + " bytes");
+    return std::nullopt;
 }
 
 std::string corrupt(const PngReader& r) {

@@ -1,4 +1,5 @@
-// BMP and TGA through stb_image, compiled here with only those two loaders (Debian's libstb has
+// BMP and TGA through stb_image, from the file's bytes in memory once their layout is checked
+// (bmp_tga_layout.h), compiled here with only those two loaders (Debian's libstb has
 // all of them, and stb asks not to be used on untrusted files: its other loaders are fuzzed less).
 // STB_IMAGE_STATIC keeps these functions out of the way of libstb's, which the tests still use.
 #define STB_IMAGE_IMPLEMENTATION
@@ -18,8 +19,13 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <vector>
 
+#include "render/io/bmp_tga_layout.h"
 #include "render/io/image_decoders.h"
 
 namespace kc::detail {
@@ -28,63 +34,58 @@ static_assert(STBI_MAX_DIMENSIONS == kMaxImageSide);
 
 namespace {
 
-long long le(const unsigned char* p, int bytes) {
-    long long v = 0;
-    for (int i = bytes - 1; i >= 0; --i) v = v << 8 | p[i];
-    return v;
-}
+// The most bytes a BMP or TGA of max_side pixels a side takes: 4 bytes a pixel, RLE's raw packets
+// (129 bytes per 128 pixels), and headers and palettes.
+long long max_file_bytes(int max_side) { return 4LL * max_side * max_side / 128 * 129 + (1 << 20); }
 
-// The bytes an uncompressed BMP or TGA of this size needs, from its header; 0 when it is
-// compressed (RLE) or its layout is not one this check knows. stb_image reads past the end of a
-// short file as zeros, so without this a truncated file would load with black rows.
-long long bytes_needed(const unsigned char* h, bool bmp, long long width, long long height) {
-    if (bmp) {
-        const long long header = le(h + 14, 4);
-        const long long bpp = header == 12 ? le(h + 24, 2) : le(h + 28, 2);
-        const long long compression = header == 12 ? 0 : le(h + 30, 4);
-        if (compression != 0 && compression != 3 && compression != 6) return 0; // RLE, JPEG or PNG inside
-        const long long stride = (width * bpp + 31) / 32 * 4;
-        return le(h + 10, 4) + stride * (height - 1) + (width * bpp + 7) / 8; // the last row unpadded
-    }
-    const int type = h[2];
-    if (type < 1 || type > 3) return 0; // RLE
-    const long long palette = h[1] == 1 ? le(h + 5, 2) * ((h[7] + 7) / 8) : 0;
-    return 18 + h[0] + palette + width * height * ((h[16] + 7) / 8);
-}
-
-std::optional<std::string> truncation_error(std::FILE* file, bool bmp, int width, int height) {
-    unsigned char header[64] = {}; // BMP: 54 bytes of file and info header; TGA: 18
-    std::fread(header, 1, sizeof header, file);
-    std::rewind(file);
+// The whole file, read once: the checks and stb then see the same bytes, and a file cut short
+// while it is read is caught here, never decoded as zeros.
+std::optional<std::string> read_whole_file(std::FILE* file, int max_side, std::vector<unsigned char>& bytes) {
     struct stat st {};
-    if (::fstat(::fileno(file), &st) != 0) return std::nullopt;
-    const long long need = bytes_needed(header, bmp, width, height);
-    if (need <= st.st_size) return std::nullopt;
-    return std::string("is corrupt or truncated (") + (bmp ? "BMP" : "TGA") + ": " + std::to_string(st.st_size) +
-           " bytes where its header needs " + std::to_string(need) + ")";
+    if (::fstat(::fileno(file), &st) != 0) return std::string("could not be read: ") + std::strerror(errno);
+    if (st.st_size > max_file_bytes(max_side))
+        return "is too large a file (" + std::to_string(st.st_size) + " bytes; a BMP or TGA of at most " +
+               std::to_string(max_side) + " x " + std::to_string(max_side) + " pixels takes at most " +
+               std::to_string(max_file_bytes(max_side)) + ")";
+    bytes.resize(std::size_t(st.st_size));
+    const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file);
+    if (got != bytes.size())
+        return "is corrupt or truncated (it was cut short while it was read: " + std::to_string(got) + " of its " +
+               std::to_string(bytes.size()) + " bytes)";
+    return std::nullopt;
+}
+
+Image to_bgra(const stbi_uc* src, int width, int height) {
+    Image image;
+    image.width = width, image.height = height;
+    image.pixels.resize(std::size_t(width) * height);
+    for (Pixel& p : image.pixels) p = Pixel{src[2], src[1], src[0], 255}, src += 4;
+    return image;
 }
 
 } // namespace
 
 std::optional<std::string> decode_bmp_or_tga(std::FILE* file, int max_side, bool bmp_signature, Image& out) {
+    std::vector<unsigned char> bytes;
+    if (auto e = read_whole_file(file, max_side, bytes)) return e;
+    if (bmp_signature)
+        if (auto e = bmp_unsupported(bytes)) return e;
+    const int length = int(bytes.size());
     int w = 0, h = 0, channels = 0;
-    if (!stbi_info_from_file(file, &w, &h, &channels))
+    if (!stbi_info_from_memory(bytes.data(), length, &w, &h, &channels))
         return bmp_signature ? std::string("is corrupt or truncated (BMP: ") + stbi_failure_reason() + ")"
                              : std::string("is not an image kcanvas can read (it reads PNG, JPEG, BMP or TGA)");
-    if (auto e = size_error(w, h, max_side)) return e;
-    if (auto e = truncation_error(file, bmp_signature, w, h)) return e;
+    const long long rows = std::llabs((long long)h); // a top-down BMP stores its height negative
+    if (auto e = size_error(w, rows, max_side)) return e;
+    if (auto e = bmp_signature ? bmp_layout_error(bytes, w, h) : tga_layout_error(bytes, w, h)) return e;
 
     int dw = 0, dh = 0, dc = 0;
-    const std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> rgba(stbi_load_from_file(file, &dw, &dh, &dc, 4),
-                                                                    &stbi_image_free);
+    const std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> rgba(
+        stbi_load_from_memory(bytes.data(), length, &dw, &dh, &dc, 4), &stbi_image_free);
     if (!rgba) return std::string("is corrupt or truncated: ") + stbi_failure_reason();
-    if (dw != w || dh != h) return "decoded to a different size than its header says";
-    Image image;
-    image.width = w, image.height = h;
-    image.pixels.resize(std::size_t(w) * h);
-    const stbi_uc* src = rgba.get();
-    for (Pixel& p : image.pixels) p = Pixel{src[2], src[1], src[0], 255}, src += 4;
-    out = std::move(image);
+    if (dw != w || dh != rows) return "decoded to a different size than its header says";
+    std::vector<unsigned char>().swap(bytes); // before the second copy of the pixels
+    out = to_bgra(rgba.get(), w, dh);
     return std::nullopt;
 }
 

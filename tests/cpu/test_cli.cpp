@@ -31,14 +31,14 @@ using test::run;
 // registry the help is built from: a flag or op added, renamed or dropped fails this test until
 // the lists below (and the README) say so.
 const std::set<std::string> kDocumentedFlags = {
-    "--help",     "--headless",  "--op",       "--kernel",      "--size",          "--image",
-    "--image2",   "--level",     "--radius",   "--variant",     "--iter",          "--double",
-    "--center",   "--zoom",      "--matmul-n", "--block",       "--grid",          "--pixels-per-thread",
-    "--mapping",  "--view",      "--tutorial", "--weight",      "--cell",          "--frames",
-    "--watchdog", "--out",       "--json",     "--backend",     "--present",       "--no-vsync",
-    "--script",   "--ui-scale",  "--center-x", "--center-y",    "--julia-re",      "--julia-im",
-    "--gpu",      "--list-gpus", "--preset",   "--save-preset", "--print-command", "--version",
-    "--force"};
+    "--help",     "--headless",     "--op",       "--kernel",      "--size",          "--image",
+    "--image2",   "--level",        "--radius",   "--variant",     "--iter",          "--double",
+    "--center",   "--zoom",         "--matmul-n", "--block",       "--grid",          "--pixels-per-thread",
+    "--mapping",  "--view",         "--tutorial", "--weight",      "--cell",          "--frames",
+    "--watchdog", "--out",          "--json",     "--backend",     "--present",       "--no-vsync",
+    "--script",   "--ui-scale",     "--center-x", "--center-y",    "--julia-re",      "--julia-im",
+    "--gpu",      "--list-gpus",    "--preset",   "--save-preset", "--print-command", "--version",
+    "--force",    "--user-settings"};
 const std::vector<std::string> kDocumentedOps = {"gradient",   "checkerboard", "blend",    "grayscale",  "invert",
                                                  "add",        "threshold",    "box_blur", "sobel",      "histogram",
                                                  "mandelbrot", "julia",        "matmul",   "user_kernel"};
@@ -322,6 +322,23 @@ TEST(Cli, SlowCpuMatmulIsRefusedWithTheEstimate) {
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("s per frame on the cpu backend"), std::string::npos) << r.output;
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// Mandelbrot and Julia at 100000 iterations (pixels x iterations: 9.2e10 at 1280x720) are refused
+// up front on the cpu backend, with the estimate and what to lower, instead of a 30 s frame.
+TEST(Cli, SlowCpuFractalIsRefusedWithTheEstimate) {
+    for (const char* op : {"mandelbrot", "julia"}) {
+        const auto start = std::chrono::steady_clock::now();
+        const auto r = run(std::string("--headless --backend cpu --op ") + op + " --iter 100000 --size 1280x720");
+        EXPECT_EQ(r.exit_code, 2) << r.output;
+        EXPECT_NE(r.output.find(std::string(op) + " at 1280x720 with 100000 iterations is up to 9.22e+10 iterations"),
+                  std::string::npos)
+            << r.output;
+        EXPECT_NE(r.output.find("it refuses frames over 5 s: lower the iterations to"), std::string::npos) << r.output;
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    }
+    const auto fine = run("--headless --backend cpu --op mandelbrot --iter 256 --size 1280x720 --frames 1");
+    EXPECT_EQ(fine.exit_code, 0) << fine.output; // the default iterations run
 }
 
 // bench refuses options that give no rows instead of printing an empty table.

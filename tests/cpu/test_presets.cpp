@@ -166,5 +166,137 @@ TEST(Presets, PrintCommandReproducesTheHeadlessPicture) {
     }
 }
 
+// Issue 24: files made to hurt. Each is refused with exit 2 and a message naming the limit; none
+// crashes, hangs or sends its bytes raw to the terminal.
+TEST(Presets, AValueNested80000DeepIsRefusedBeforeParsing) {
+    const std::string deep =
+        R"({"kcanvas_preset": 1, "canvas": {"width": )" + std::string(80000, '[') + std::string(80000, ']') + "}}";
+    Preset p;
+    std::vector<std::string> warnings;
+    const auto e = parse_preset(deep, p, warnings);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(*e, "line 1, column 57: nested deeper than the 16 levels a preset may hold");
+    const std::string path = write_temp("deep.json", deep);
+    const auto r = run("--preset " + path + " --print-command");
+    EXPECT_EQ(r.exit_code, 2) << r.output.substr(0, 2000);
+    EXPECT_NE(r.output.find("--preset " + path + ": line 1, column 57: nested deeper than the 16 levels"),
+              std::string::npos)
+        << r.output.substr(0, 2000);
+    EXPECT_LT(r.output.size(), 1000u); // the value is never dumped into the message
+}
+
+TEST(Presets, AValueIsQuotedInAMessageAsAShortPrefix) {
+    std::string ones = "1";
+    for (int i = 0; i < 50000; ++i) ones += ",1";
+    const std::string wide = R"({"kcanvas_preset": 1, "canvas": {"width": [)" + ones + "]}}";
+    Preset p;
+    std::vector<std::string> warnings;
+    const auto e = parse_preset(wide, p, warnings);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(*e, "canvas.width: expected a number, got " + ones.insert(0, "[").substr(0, 40) + "...");
+    // A number of 50,000 digits: nlohmann's message quotes it whole; ours cuts it.
+    const auto big =
+        parse_preset(R"({"kcanvas_preset": 1, "canvas": {"width": )" + std::string(50000, '1') + "}}", p, warnings);
+    ASSERT_TRUE(big);
+    EXPECT_TRUE(big->starts_with("not valid JSON: number overflow parsing '111")) << *big;
+    EXPECT_LT(big->size(), 200u);
+}
+
+TEST(Presets, APresetOverTheSizeLimitIsRefusedUnread) {
+    const std::string path =
+        write_temp("huge.json", R"({"kcanvas_preset": 1, "kernel": {"source": ")" + std::string(3 << 20, 'x') + "\"}}");
+    const auto r = run("--preset " + path + " --print-command");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(fmt::format("--preset cannot read '{}': {} bytes, over the 2097152 bytes a preset may hold",
+                                        path, std::filesystem::file_size(path))),
+              std::string::npos)
+        << r.output;
+}
+
+TEST(Presets, NotValidJsonSaysTheLineAndColumn) {
+    Preset p;
+    std::vector<std::string> warnings;
+    const auto e = parse_preset("{\n  \"kcanvas_preset\": 1,\n  \"op\": }\n", p, warnings);
+    ASSERT_TRUE(e);
+    EXPECT_TRUE(e->starts_with("not valid JSON at line 3, column 9: syntax error while parsing value")) << *e;
+}
+
+TEST(Presets, NumbersAreCheckedStrictly) {
+    struct Case {
+        std::string json, message;
+    };
+    const std::string head = R"({"kcanvas_preset": 1, )";
+    for (const Case& c : {
+             Case{head + R"("overlays": {"inspect": [4294967296, 5]}})",
+                  "overlays.inspect: expected [x, y] (whole numbers from 0 to 16383) or null, got [4294967296,5]"},
+             Case{head + R"("overlays": {"inspect": [-1, 5]}})", "overlays.inspect: expected [x, y]"},
+             Case{head + R"("overlays": {"inspect": [true, 5]}})", "overlays.inspect: expected [x, y]"},
+             Case{head + R"("params": {"iter": true}})", "params.iter: expected a number, got true"},
+             Case{head + R"("op": "mandelbrot", "params": {"double": 1}})",
+                  "params.double: expected true or false, got 1"},
+         }) {
+        SCOPED_TRACE(c.json);
+        Preset p;
+        std::vector<std::string> warnings;
+        const auto e = parse_preset(c.json, p, warnings);
+        ASSERT_TRUE(e);
+        EXPECT_NE(e->find(c.message), std::string::npos) << *e;
+        const auto r = run("--preset " + write_temp("strict.json", c.json) + " --print-command");
+        EXPECT_EQ(r.exit_code, 2) << r.output;
+    }
+    Preset p; // what the window writes still reads
+    std::vector<std::string> warnings;
+    EXPECT_FALSE(parse_preset(head + R"("op": "mandelbrot", "params": {"double": true, "iter": 300},
+                                        "overlays": {"inspect": [16383, 0]}})",
+                              p, warnings));
+    EXPECT_EQ(p.inspect, (std::pair{16383, 0}));
+}
+
+// --save-preset stores the images' paths absolute: the preset opens the same from another folder.
+TEST(Presets, SavePresetStoresImagePathsResolved) {
+    const std::string dir = std::filesystem::path(::testing::TempDir() + "/kc_presets_paths").lexically_normal(),
+                      elsewhere = dir + "/elsewhere";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(elsewhere);
+    ASSERT_EQ(run("--headless --backend cpu --op gradient --size 8x6 --frames 1 --out " + dir + "/in.png").exit_code,
+              0);
+    const auto saved = test::run_shell("cd '" + dir + "' && " + test::test_env(test::test_data_home()) + KCANVAS_BIN +
+                                       " --op blend --image in.png --save-preset p.json");
+    ASSERT_EQ(saved.exit_code, 0) << saved.output;
+    const auto r = test::run_shell("cd '" + elsewhere + "' && " + test::test_env(test::test_data_home()) + KCANVAS_BIN +
+                                   " --preset ../p.json --headless --backend cpu --frames 1 --out x.png");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(test::run_shell("cat '" + dir + "/p.json'").output.find("\"a\": \"" + dir + "/in.png\""),
+              std::string::npos);
+}
+
+// A preset's strings (an op name, a path, a key) reach the terminal escaped: no escape sequence
+// of the file's (here: set the terminal's title) is ever printed raw.
+TEST(Presets, StringsFromAPresetArePrintedEscaped) {
+    const std::string title = R"(\u001b]0;owned\u0007)";
+    for (const std::string& json : {
+             R"({"kcanvas_preset": 1, "op": ")" + title + R"("})",
+             R"({"kcanvas_preset": 1, "view": ")" + title + R"("})",
+             R"({"kcanvas_preset": 1, "params": {"weight": ")" + title + R"("}})",
+             R"({"kcanvas_preset": 1, "launch": {"block": ")" + title + R"("}})",
+             R"({"kcanvas_preset": 1, ")" + title + R"(": 1})",
+             R"({"kcanvas_preset": 1, "images": {"a": ")" + title + R"("}})",
+         }) {
+        SCOPED_TRACE(json);
+        const std::string path = write_temp("escapes.json", json);
+        for (const std::string flags : {" --print-command", " --headless --backend cpu --frames 1"}) {
+            const auto r = run("--preset " + path + flags);
+            EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+            EXPECT_EQ(r.output.find('\x07'), std::string::npos) << r.output;
+            EXPECT_NE(r.output.find(R"(\e]0;owned)"), std::string::npos) << r.output;
+        }
+    }
+    // --print-command's line quotes such a path for bash ($'...'), so it still names the same file.
+    const auto r = run(
+        "--preset " + write_temp("escapes.json", R"({"kcanvas_preset": 1, "images": {"a": ")" + title + R"(x.png"}})") +
+        " --print-command");
+    EXPECT_NE(r.output.find(R"(--image $'\e]0;owned\x07x.png')"), std::string::npos) << r.output;
+}
+
 } // namespace
 } // namespace kc

@@ -55,10 +55,12 @@ TEST(GuiControls, DraggedSlidersSetWhatTheCommandLineSets) {
                       radius = printed_value(out, "Radius");
     EXPECT_NE(cell, "80") << "the drag did not move the cell size slider";
     EXPECT_NE(level, "128") << "the drag did not move the level slider";
-    expect_same_as_cli(run, "weight", "--op blend --weight 0");
-    expect_same_as_cli(run, "cell", "--op blend --weight 0 --cell " + cell);
-    expect_same_as_cli(run, "level", "--op threshold --level " + level);
-    expect_same_as_cli(run, "radius", "--op box_blur --radius " + radius);
+    // Blend, the first op picked that reads image A, loaded the shipped rose.jpg (none was loaded).
+    const std::string rose = std::string(" --image ") + KC_ASSETS + "/rose.jpg";
+    expect_same_as_cli(run, "weight", "--op blend --weight 0" + rose);
+    expect_same_as_cli(run, "cell", "--op blend --weight 0 --cell " + cell + rose);
+    expect_same_as_cli(run, "level", "--op threshold --level " + level + rose);
+    expect_same_as_cli(run, "radius", "--op box_blur --radius " + radius + rose);
 }
 
 // The Launch section: the Mapping and View combos, the pixels-per-thread radio and the tutorial

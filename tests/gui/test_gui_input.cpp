@@ -19,6 +19,8 @@ using test::run_script;
 
 // The Operation combo, clicked open and its item clicked, for every op the CPU backend runs: the
 // window then paints what `kcanvas --headless --op NAME` paints (an independent path, the CLI).
+// The first op that reads image A loads the shipped rose.jpg (none was loaded): from then on the
+// command line gets it as --image.
 TEST(GuiInput, TheOperationComboSelectsEveryOp) {
     KC_SKIP_WITHOUT_DISPLAY();
     std::string script = "size 160x100\nwait 2\n";
@@ -37,8 +39,9 @@ TEST(GuiInput, TheOperationComboSelectsEveryOp) {
         SCOPED_TRACE(std::string(op->name));
         EXPECT_TRUE(has_line(run.result.output, "widget Operation: " + std::string(op->title))) << run.result.output;
         const std::string want = dir + "/" + std::string(op->name) + "-headless.png";
+        const std::string image = op->inputs & kUsesImageA ? " --image " KC_ASSETS "/rose.jpg" : "";
         const auto r = test::run("--headless --backend cpu --size 160x100 --frames 2 --op " + std::string(op->name) +
-                                 " --out " + want);
+                                 image + " --out " + want);
         ASSERT_EQ(r.exit_code, 0) << r.output;
         const auto shown = test::load_png(dir + "/" + std::string(op->name) + ".png");
         const auto expected = test::load_png(want);

@@ -137,7 +137,9 @@ TEST(GuiPanels, HistogramHoverShowsTheBinsRealCount) {
     ASSERT_TRUE(std::regex_search(shown, m, std::regex("luminance (\\d+): (\\d+) pixels"))) << shown;
     const int bin = std::stoi(m[1]);
     const long long count = std::stoll(m[2]);
-    const auto r = test::run(std::string("--headless --backend cpu --frames 1 --op histogram --json --size ") + kSize);
+    // Picking the histogram with no image loaded loads the shipped rose.jpg.
+    const auto r = test::run(std::string("--headless --backend cpu --frames 1 --op histogram --json --image ") +
+                             KC_ASSETS + "/rose.jpg --size " + kSize);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const auto json = nlohmann::json::parse(r.output.substr(r.output.find('{')));
     EXPECT_EQ(count, json["histogram"]["luminance"][bin].get<long long>()) << "bin " << bin;

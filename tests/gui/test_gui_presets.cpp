@@ -4,6 +4,8 @@
 // of it must paint that picture again.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -114,6 +116,24 @@ TEST(GuiPresets, TheWindowsZoomComesBackWithThePreset) {
     const auto shown = run_script("kc_gui_preset_zoom_shown", "wait 3\nexpect " + zoom[1].str() + "\nquit\n",
                                   "--backend cpu --preset " + saved.dir + "/zoomed.json");
     EXPECT_EQ(shown.result.exit_code, 0) << shown.result.output;
+}
+
+// Issue 24: Load preset of a value nested 80,000 deep crashed the window while it built the error
+// message. Now it is refused before it is parsed, the picture stays, and the window goes on.
+TEST(GuiPresets, LoadPresetOfAValueNested80000DeepIsRefused) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const std::string dir = ::testing::TempDir() + "/kc_gui_presets_deep_file"; // run_script empties its own
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/deep.json") << R"({"kcanvas_preset": 1, "canvas": {"width": )" << std::string(80000, '[')
+                                      << std::string(80000, ']') << "}}";
+    const auto r = run_script("kc_gui_presets_deep", "wait 2\nclick Preset and command line\nclick Preset file\n"
+                                                     "key ctrl+a\ntype " +
+                                                         dir +
+                                                         "/deep.json\nclick Load preset\n"
+                                                         "expect nested deeper than the 16 levels a preset may hold\n"
+                                                         "status\nquit\n");
+    EXPECT_EQ(r.result.exit_code, 0) << r.result.output.substr(0, 3000);
+    EXPECT_NE(r.result.output.find("status: ok"), std::string::npos) << r.result.output.substr(0, 3000);
 }
 
 } // namespace

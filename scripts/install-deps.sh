@@ -10,6 +10,7 @@ packages=(cmake g++ pkg-config git                           # configure and bui
           libglfw3-dev libimgui-dev libstb-dev python3-glad libcli11-dev nlohmann-json3-dev libfmt-dev
           libegl-dev libgl-dev libpng-dev libjpeg62-turbo-dev libgif-dev # libraries kcanvas links
           libgtest-dev xvfb xauth fonts-dejavu-core clang-format      # tests, the window under Xvfb, CI's format check
+          libx11-dev                                                  # test_gui_idle clicks through X events
           xdg-user-dirs                                               # the Pictures folder (xdg-user-dir)
           help2man desktop-file-utils dpkg-dev file                   # the man page, the menu entry's check, the .deb
           clang libclang-rt-14-dev)                                   # scripts/fuzz.sh: libFuzzer

@@ -71,6 +71,7 @@ class Requests {
 public:
     void push(Request r) { queue_.push_back(std::move(r)); }
     std::vector<Request> take() { return std::exchange(queue_, {}); }
+    bool empty() const { return queue_.empty(); }
     template <class T>
     bool pending() const {
         for (const Request& r : queue_)

@@ -95,6 +95,20 @@ std::vector<unsigned> code_points(const std::string& s) {
     return out;
 }
 
+// The pointer's events go to the callbacks installed on the window, which GLFW calls for a hand's:
+// ImGui's backend, which calls the window's own first (app/window/mouse_events.h). GLFW 3.3 has
+// no getter for a callback: set and put back.
+void send_move(GLFWwindow* window, ImVec2 p) {
+    const GLFWcursorposfun installed = glfwSetCursorPosCallback(window, nullptr);
+    glfwSetCursorPosCallback(window, installed);
+    if (installed) installed(window, p.x, p.y);
+}
+void send_button(GLFWwindow* window, int button, bool pressed) {
+    const GLFWmousebuttonfun installed = glfwSetMouseButtonCallback(window, nullptr);
+    glfwSetMouseButtonCallback(window, installed);
+    if (installed) installed(window, button, pressed ? GLFW_PRESS : GLFW_RELEASE, 0);
+}
+
 } // namespace
 
 std::optional<KeyChord> parse_key_chord(const std::string& name) {
@@ -129,22 +143,31 @@ std::optional<KeyChord> parse_key_chord(const std::string& name) {
     return chord;
 }
 
-void ScriptedInput::move_to(ImVec2 p) { next_frame().mouse = p; }
+void ScriptedInput::move_to(ImVec2 p) { next_frame().pointer.push_back({p, {}}); }
 
 void ScriptedInput::click(ImVec2 p, Button b) {
     move_to(p); // hovered first: ImGui acts on a press over an item it already hovers
-    next_frame().button = std::pair{b, true};
-    next_frame().button = std::pair{b, false};
+    next_frame().pointer.push_back({{}, std::pair{b, true}});
+    next_frame().pointer.push_back({{}, std::pair{b, false}});
     idle_frames(1);
+}
+
+void ScriptedInput::quick_click(ImVec2 p, ImVec2 then, Button b) {
+    move_to(p); // hovered first, as click() does
+    Frame& f = next_frame();
+    f.pointer.push_back({{}, std::pair{b, true}});
+    f.pointer.push_back({{}, std::pair{b, false}});
+    f.pointer.push_back({then, {}});
+    idle_frames(2);
 }
 
 void ScriptedInput::drag(ImVec2 from, ImVec2 by, Button b) {
     move_to(from);
-    next_frame().button = std::pair{b, true};
+    next_frame().pointer.push_back({{}, std::pair{b, true}});
     constexpr int kSteps = 6; // several moves, as a hand makes, so drag thresholds are crossed
     for (int i = 1; i <= kSteps; ++i)
         move_to(ImVec2(from.x + by.x * float(i) / kSteps, from.y + by.y * float(i) / kSteps));
-    next_frame().button = std::pair{b, false};
+    next_frame().pointer.push_back({{}, std::pair{b, false}});
     idle_frames(1);
 }
 
@@ -177,17 +200,15 @@ void ScriptedInput::feed(GLFWwindow* window) {
     if (!frames_.empty()) {
         const Frame f = frames_.front();
         frames_.pop_front();
-        if (f.mouse) mouse_ = f.mouse;
-        if (f.button) down_[int(f.button->first)] = f.button->second;
+        for (const PointerEvent& e : f.pointer) {
+            if (e.move) send_move(window, *e.move);
+            if (e.button) send_button(window, int(e.button->first), e.button->second);
+        }
         for (const auto& [k, pressed] : f.keys)
             ImGui_ImplGlfw_KeyCallback(window, k.key, 0, pressed ? GLFW_PRESS : GLFW_RELEASE, k.mods);
         for (unsigned c : f.chars) ImGui_ImplGlfw_CharCallback(window, c);
         if (f.wheel != 0.0f) ImGui_ImplGlfw_ScrollCallback(window, 0.0, f.wheel);
     }
-    // The backend has just read the real pointer (none under Xvfb): the script's replaces it.
-    ImGuiIO& io = ImGui::GetIO();
-    if (mouse_) io.MousePos = *mouse_;
-    for (int b = 0; b < 3; ++b) io.MouseDown[b] = down_[b];
 }
 
 FoundWidget find_widget(const std::vector<WidgetRecord>& drawn, const std::string& wanted) {

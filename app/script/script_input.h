@@ -1,9 +1,9 @@
 #pragma once
 // The UI script's hands: mouse moves, button presses, wheel turns, key presses and typed text,
-// delivered one frame at a time through the same doors a person's input uses (GLFW's backend
-// callbacks for keys, characters and the wheel; ImGuiIO's mouse position and buttons, which the
-// backend would otherwise read from the real pointer). Also finds a control by its visible label
-// in the widgets the last frame drew (widgets.h).
+// delivered one frame at a time through the same doors a person's input uses (the GLFW callbacks
+// installed on the window for the pointer and its buttons; ImGui's backend callbacks for keys,
+// characters and the wheel). Also finds a control by its visible label in the widgets the last
+// frame drew (widgets.h).
 #include <deque>
 #include <optional>
 #include <string>
@@ -29,6 +29,9 @@ public:
 
     void move_to(ImVec2 p);
     void click(ImVec2 p, Button b = Button::Left);
+    // Press and release inside one frame, the pointer moving on to `then` in that frame too: a
+    // quick hand on a slow frame (the CPU backend's), which ImGui must still see as a click at p.
+    void quick_click(ImVec2 p, ImVec2 then, Button b = Button::Left);
     void drag(ImVec2 from, ImVec2 by, Button b = Button::Left);
     void wheel(float steps);
     void key(const KeyChord& k);
@@ -41,9 +44,12 @@ public:
     void feed(GLFWwindow* window);
 
 private:
+    struct PointerEvent {
+        std::optional<ImVec2> move;                    // the pointer moved here, or
+        std::optional<std::pair<Button, bool>> button; // a button was pressed (true) or released
+    };
     struct Frame {
-        std::optional<ImVec2> mouse;
-        std::optional<std::pair<Button, bool>> button; // pressed (true) or released
+        std::vector<PointerEvent> pointer; // in the order a hand made them
         float wheel = 0.0f;
         std::vector<std::pair<KeyChord, bool>> keys; // pressed or released
         std::vector<unsigned> chars;
@@ -51,8 +57,6 @@ private:
     Frame& next_frame() { return frames_.emplace_back(); }
 
     std::deque<Frame> frames_;
-    std::optional<ImVec2> mouse_; // stays where the script left it, as a person's pointer does
-    bool down_[3] = {false, false, false};
 };
 
 // The control a script names: its whole visible label, else a unique prefix of one; "LABEL [N]"

@@ -1,6 +1,7 @@
 #include "app/script/ui_script.h"
 
 #include <fmt/format.h>
+#include <imgui.h>
 
 #include <chrono>
 #include <cmath>
@@ -49,8 +50,9 @@ void print_widget_line(const WidgetRecord& w) {
 }
 
 bool is_input_verb(const std::string& verb) {
-    static const std::set<std::string> verbs = {"click", "rclick", "mclick",  "hover",  "drag",       "wheel", "key",
-                                                "type",  "print",  "widgets", "expect", "expect-not", "text",  "where"};
+    static const std::set<std::string> verbs = {"click",   "rclick", "mclick",     "quick-click", "hover",
+                                                "drag",    "wheel",  "key",        "type",        "print",
+                                                "widgets", "expect", "expect-not", "text",        "where"};
     return verbs.contains(verb);
 }
 
@@ -85,11 +87,14 @@ ScriptError UiScript::bad(const Command& c, const std::string& what) const {
 
 void UiScript::step(UiState& s, Requests& requests, const Messages& messages, const Hooks& hooks) {
     requests_ = &requests, messages_ = &messages;
+    if (idle_until_ && std::chrono::steady_clock::now() < *idle_until_) return;
+    idle_until_.reset();
     if (wait_frames_ > 0) {
         --wait_frames_;
         return;
     }
-    while (!commands_.empty() && wait_frames_ == 0 && !input_.busy() && !requests.pending<request::Quit>()) {
+    while (!commands_.empty() && wait_frames_ == 0 && !idle_until_ && !input_.busy() &&
+           !requests.pending<request::Quit>()) {
         const Command c = commands_.front();
         if (is_input_verb(c.verb)) {
             if (!run_input_verb(c)) return; // its control is not drawn or not in view yet
@@ -234,6 +239,12 @@ bool UiScript::pointer_verb(const Command& c) {
         return false;
     }
     aimed_at_.reset(), aims_ = 0;
+    if (c.verb == "quick-click") { // the hand then moves on to the window's far corner, in the same frame
+        // (Without a window, the fuzzer's, there is no ImGui context: the hand stays.)
+        const ImVec2 corner = ImGui::GetCurrentContext() ? ImGui::GetIO().DisplaySize : ImVec2(at->x + 2, at->y + 2);
+        input_.quick_click(*at, ImVec2(corner.x - 2, corner.y - 2));
+        return true;
+    }
     input_.click(*at, c.verb == "rclick" ? Button::Right : c.verb == "mclick" ? Button::Middle : Button::Left);
     return true;
 }
@@ -356,6 +367,12 @@ bool UiScript::run_teach_verb(const Command& c, UiState& s) {
         s.teach.section_requests.push_back(c.arg);
     } else if (c.verb == "wait") {
         wait_frames_ = int(number(c, 1, 100000, true));
+    } else if (c.verb == "idle") { // idle S: S seconds as if no script ran, the window waiting for input
+        idle_until_ =
+            std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                   std::chrono::duration<double>(number(c, 0, 600)));
+        fmt::print("script: idle {}\n", c.arg); // a test measures the window meanwhile
+        std::fflush(stdout);
     } else {
         return false;
     }

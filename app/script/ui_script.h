@@ -12,18 +12,21 @@
 //   step N|off (step mode, paused) | panel [-]indexing|device
 //   editor window|panel (where the kernel editor is) | kernel FILE.cu (load into the editor, compile)
 //   starter NAME | source TEXT (append a line; "-" empties) | compile (the editor's text)
+//   idle S (S seconds in which the script does nothing and the window waits for input as without one)
 //   pause | play | frame N (N frames on, negative back; paused) | time T (seconds) | speed X | loop FROM TO|off
 //   (the animation clock of the Time section) | record FILE (the Record section's settings) | record cancel
 // Input verbs act as a person does, through real mouse and key events (script_input.h); TARGET
 // is a control's visible label (whole, or a unique prefix; "LABEL [N]" for the Nth) or X,Y in
 // window coordinates. A control scrolled out of its panel is wheeled into view first.
 //   click TARGET | rclick TARGET | mclick TARGET | hover TARGET | drag TARGET DX DY [left|right|middle]
+//   quick-click TARGET (press and release inside one frame, the pointer moving on in that frame too)
 //   wheel N [TARGET] | key NAME (enter, escape, f12, ctrl+q, shift+tab, a, plus, ...) | type TEXT
 //   print LABEL (prints "widget LABEL: VALUE", what the control shows) | widgets (lists the visible ones)
 //   where LABEL (prints "where LABEL: X0,Y0 X1,Y1", the control's rectangle in window pixels)
 //   expect TEXT (fails unless the panel shows TEXT within 60 frames) | expect-not TEXT
 //   text (prints all text drawn with the ui:: text functions) | clock (prints "clock: T ms", a steady
 //     clock: the time between two is how long the window took to answer what came between them)
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -61,13 +64,16 @@ public:
     // changes; pictures are saved from the previous frame's canvas and window. What needs more than
     // a state edit is pushed to `requests`, as the panel and the keys do; `status` reads `messages`.
     void step(UiState& state, Requests& requests, const Messages& messages, const Hooks& hooks);
-    bool done() const { return commands_.empty() && wait_frames_ == 0 && !input_.busy(); }
+    bool done() const { return commands_.empty() && wait_frames_ == 0 && !input_.busy() && !idle_until_; }
+    // Within an `idle` command: the window runs as without a script, waiting for input when nothing moves.
+    bool idle() const { return idle_until_ && std::chrono::steady_clock::now() < *idle_until_; }
     // Delivers this frame's scripted input; call between the platform backend's NewFrame and ImGui's.
     void feed_input(GLFWwindow* window) { input_.feed(window); }
     // Without a window (the fuzzer): forgets the frames to wait and the input not yet delivered,
     // so the next step runs the next command.
     void skip_pending() {
         wait_frames_ = 0;
+        idle_until_.reset();
         input_.clear();
     }
 
@@ -102,6 +108,7 @@ private:
     std::deque<Command> commands_;
     std::string path_;
     int wait_frames_ = 0;
+    std::optional<std::chrono::steady_clock::time_point> idle_until_; // the end of an `idle S`
     ScriptedInput input_;
     int retries_ = 0;                    // frames the front input verb has waited for its control
     std::optional<float> scrolled_from_; // where that control was before the script last wheeled its panel

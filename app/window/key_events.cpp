@@ -76,6 +76,7 @@ void KeyEvents::hold_short_presses(const std::vector<KeyPress>& presses) {
 
 void KeyEvents::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
     auto* self = static_cast<KeyEvents*>(glfwGetWindowUserPointer(window));
+    if (self) ++self->seen_;
     if (self && action == GLFW_PRESS) self->presses_.push_back({key, mods});
 }
 

@@ -35,6 +35,8 @@ public:
 
     // The presses since the last call, oldest first.
     std::vector<KeyPress> drain();
+    // How many key events (presses, repeats, releases) came so far: the idle wait draws after any.
+    unsigned long events_seen() const { return seen_; }
 
     // Dear ImGui 1.86 reads keys as held-down state once a frame, so a press released before the
     // next frame never reaches it (Esc on a combo, Enter or Backspace in a field, at 2 fps). Call
@@ -47,6 +49,7 @@ private:
     GLFWwindow* window_;
     std::vector<KeyPress> presses_;
     std::vector<int> held_; // keys hold_short_presses() holds down for ImGui this frame
+    unsigned long seen_ = 0;
 };
 
 } // namespace kc

@@ -31,7 +31,9 @@
 #include "app/ui/widgets.h"
 #include "app/ui/window_layout.h"
 #include "app/window/canvas_input.h"
+#include "app/window/idle_wait.h"
 #include "app/window/key_events.h"
+#include "app/window/mouse_events.h"
 #include "app/window/requests.h"
 #include "app/window/startup.h"
 #include "gpu/registry.h"
@@ -146,6 +148,7 @@ void report_final_autosave(const std::optional<AutosaveResult>& result) {
 struct Window {
     GlfwWindow& window;
     KeyEvents& keys;
+    MouseEvents& mouse;
     UiScale& ui_scale;
     FramePainter& painter;
     Canvas& canvas;
@@ -174,6 +177,7 @@ public:
 
 private:
     void take_input();
+    bool screen_moves() const;
     void carry_out_requests_between_frames();
     void paint();
     void paint_or_tune();
@@ -203,6 +207,8 @@ private:
     WindowRecorder recorder_;                // the Record section's recording, a few frames per window frame
     double frame_ms_ = 0.0;
     FrameBreakdown breakdown_;
+    IdleWait idle_;            // polls while the screen moves, else waits for input
+    Clock::duration waited_{}; // this frame's wait for input, left out of its time
 };
 
 UiScript::Hooks FrameLoop::script_hooks() {
@@ -214,9 +220,20 @@ UiScript::Hooks FrameLoop::script_hooks() {
             [this] { return tuner_status(sweep_ ? &*sweep_ : nullptr); }};
 }
 
+// Whether the next frame shows something new without input: then it comes at once; else the loop
+// waits for input (at most IdleWait::kLongest). A script counts frames: it never waits but in `idle`.
+// A cpu frame on the worker lands in a later window frame: looked for every frame, as it comes.
+bool FrameLoop::screen_moves() const {
+    const bool clock_shows = !s_.clock.paused && (op_registry()[s_.job.op].user_code || s_.teach.stepping);
+    return (w_.script && !w_.script->idle()) || clock_shows || s_.teach.step_request || s_.record.running ||
+           (sweep_ && sweep_->running()) || w_.painter.painting_seconds() || !requests_.empty() || w_.mouse.behind() ||
+           ImGui::IsAnyMouseDown();
+}
+
 // Events, keys, the close button, dropped files and the script's next commands, as requests.
 void FrameLoop::take_input() {
-    glfwPollEvents();
+    watchdog_.arm(false); // waiting for input is not a hung GPU
+    waited_ = idle_.take_events(screen_moves(), w_.mouse.events_seen() + w_.keys.events_seen());
     // A frame went round: the GPU answers. Armed for CUDA only (the CPU emulator's long frames
     // are not hangs).
     watch_gpu_ = w_.painter.backend() != Backend::Cpu && !faulted();
@@ -311,7 +328,8 @@ void FrameLoop::build_panel() {
     if (w_.ui_scale.update(s_.settings.ui_scale_percent)) s_.ui_scale = w_.ui_scale.scale();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
-    if (w_.script) w_.script->feed_input(w_.window.handle());
+    if (w_.script) w_.script->feed_input(w_.window.handle()); // through GLFW's callbacks, as a hand's
+    w_.mouse.feed_imgui();                                    // at most one button change a frame
     ImGui::NewFrame();
     if (widget_log()) widget_log()->begin_frame();
     const RectD area =
@@ -353,7 +371,7 @@ void FrameLoop::finish_frame() {
     glfwSwapBuffers(w_.window.handle());
     breakdown_.swap.add(micros_since(t_swap));
     const auto now = Clock::now();
-    frame_ms_ = std::chrono::duration<double, std::milli>(now - last_frame_).count();
+    frame_ms_ = std::chrono::duration<double, std::milli>(now - last_frame_ - waited_).count();
     breakdown_.frame.add(frame_ms_ * 1000.0);
     last_frame_ = now;
 }
@@ -362,7 +380,8 @@ void FrameLoop::finish_frame() {
 
 int run_windowed(const Options& o) {
     GlfwWindow window(1280, 860, "Kernel Canvas", o.vsync);
-    KeyEvents keys(window.handle()); // before ImGui's backend, which then calls it first
+    KeyEvents keys(window.handle());    // before ImGui's backend, which then calls them first
+    MouseEvents mouse(window.handle()); // likewise
     ImGuiSession imgui(window.handle());
     UiScale ui_scale(window.handle());
     FramePainter painter(o.backend, o.gpu);
@@ -379,8 +398,8 @@ int run_windowed(const Options& o) {
     if (auto exit = prepare_state(o, state, requests, settings_file, canvas, painter)) return *exit;
     glfwSetDropCallback(window.handle(), &on_drop);
     std::optional<Autosave> autosave = start_editor(o, state.kernel, messages);
-    FrameLoop(o, {window, keys, ui_scale, painter, canvas, script.get()}, state, requests, messages, settings_file,
-              autosave)
+    FrameLoop(o, {window, keys, mouse, ui_scale, painter, canvas, script.get()}, state, requests, messages,
+              settings_file, autosave)
         .run();
     save_changed_settings(state, settings_file, true);
     if (autosave) report_final_autosave(autosave->flush(state.kernel.source));

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/script/script_input.h"
+#include "app/script/ui_script.h"
 #include "app/ui/widgets.h"
 
 namespace kc {
@@ -77,6 +78,21 @@ TEST(ScriptKeys, HugeOrOddFunctionKeyNumbersAreUnknownKeys) {
     EXPECT_FALSE(parse_key_chord("f199999999999989999"));
     EXPECT_FALSE(parse_key_chord("f\xff"));
     EXPECT_FALSE(parse_key_chord("ctrl+f99999999999"));
+}
+
+// The script as the fuzzer runs it (tests/fuzz/fuzz_ui_script.cpp): no window, no ImGui context.
+// `quick-click X,Y` aims, then clicks; `idle S` waits until skipped. Neither may touch ImGui.
+TEST(ScriptVerbs, QuickClickAndIdleRunWithoutAWindow) {
+    UiScript script = UiScript::from_text("t.txt", "quick-click 10,20\nidle 600\nwait 1\n");
+    UiState state;
+    Requests requests;
+    Messages messages;
+    const UiScript::Hooks hooks;
+    for (int step = 0; step < 10 && !script.done(); ++step) {
+        script.step(state, requests, messages, hooks);
+        script.skip_pending();
+    }
+    EXPECT_TRUE(script.done());
 }
 
 // Typing into a ui::InputTextMultiline whose std::string grows (the kernel editor) moved the buffer

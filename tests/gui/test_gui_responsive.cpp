@@ -34,12 +34,12 @@ double cpu_frame_ms(const std::string& flags) {
 }
 
 TEST(GuiResponsive, ClicksAreAnsweredWhileASlowCpuFramePaints) {
-    const std::string matmul = "--op matmul --matmul-n 1536";
+    const std::string matmul = "--op matmul --matmul-n 2048";
     const double frame_ms = cpu_frame_ms("--size 200x200 " + matmul);
     std::string toggles;
     for (int i = 0; i < 1; ++i)
         toggles += "click Hide panel\nwait 2\nprint Show panel\nclick Show panel\nwait 2\nprint Hide panel\n";
-    const auto run = run_script("kc_gui_responsive", "size 200x200\nop matmul\nmatmul-n 1536\nwait 3\n"
+    const auto run = run_script("kc_gui_responsive", "size 200x200\nop matmul\nmatmul-n 2048\nwait 3\n"
                                                      "expect painting...\nclock\n" +
                                                          toggles + "clock\nexpect painting...\nquit\n");
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;

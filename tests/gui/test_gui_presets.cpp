@@ -130,6 +130,7 @@ TEST(GuiPresets, LoadPresetOfAValueNested80000DeepIsRefused) {
                                                      "key ctrl+a\ntype " +
                                                          dir +
                                                          "/deep.json\nclick Load preset\n"
+                                                         "wheel -10 Load preset\n" // the message under it, in view
                                                          "expect nested deeper than the 16 levels a preset may hold\n"
                                                          "status\nquit\n");
     EXPECT_EQ(r.result.exit_code, 0) << r.result.output.substr(0, 3000);

@@ -45,10 +45,11 @@ TEST(GuiResponsive, ClicksAreAnsweredWhileASlowCpuFramePaints) {
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
     const std::vector<double> ms = clocks(run.result.output);
     ASSERT_EQ(ms.size(), 2u) << run.result.output;
-    // Two clicks, each answered in the next frame or two: a small part of one slow frame.
-    EXPECT_LT(ms[1] - ms[0], frame_ms / 2)
-        << "two clicks took " << ms[1] - ms[0] << " ms; one frame of matmul " << frame_ms << " ms\n"
-        << run.result.output;
+    // Two clicks, each answered in the next frame or two, all within one slow frame (waiting for
+    // the picture, each of the twelve frames they take would last as long as a whole one).
+    EXPECT_LT(ms[1] - ms[0], frame_ms) << "two clicks took " << ms[1] - ms[0] << " ms; one frame of matmul " << frame_ms
+                                       << " ms\n"
+                                       << run.result.output;
 }
 
 } // namespace

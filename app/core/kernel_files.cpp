@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/core/data_dir.h"
 #include "app/core/user_dirs.h"
 #include "render/io/atomic_file.h"
 
@@ -21,6 +23,9 @@ std::optional<std::string> read_text_file(const std::string& path, std::string& 
     // A device or a pipe (/dev/zero, /dev/stdin) would be read for ever, or block: only plain files.
     if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
         return fmt::format("cannot read '{}': not a regular file", path);
+    if (const auto size = std::filesystem::file_size(path, ec); !ec && size > kMaxKernelFileBytes)
+        return fmt::format("cannot read '{}': {} bytes, more than the {} a kernel source may have", path, size,
+                           kMaxKernelFileBytes);
     std::ifstream in(path, std::ios::binary);
     if (!in) return fmt::format("cannot read '{}': {}", path, std::strerror(errno));
     std::ostringstream contents;
@@ -68,6 +73,19 @@ std::string kernel_fault_message(const std::string& what, const std::string& sav
                        "(if (x >= width || y >= height) return;), an index computed from the wrong blockDim, a null "
                        "or wrong pointer.",
                        what, saved_note.empty() ? "" : saved_note + "\n");
+}
+
+std::string kernel_save_target(const std::string& path, const std::string& fallback) {
+    if (path.empty()) return fallback;
+    const auto& installed = data_dir().found;
+    const auto user = user_data_dir();
+    if (!installed || !user) return path;
+    std::error_code ec;
+    const std::filesystem::path file = std::filesystem::weakly_canonical(path, ec);
+    const std::filesystem::path shipped = std::filesystem::weakly_canonical(*installed, ec);
+    const auto [end, at] = std::mismatch(shipped.begin(), shipped.end(), file.begin(), file.end());
+    if (ec || end != shipped.end()) return path; // not inside the installed folder
+    return (*user / file_name_of(path)).string();
 }
 
 std::string file_name_of(const std::string& path) {

@@ -10,10 +10,10 @@
 //     grid G mapping M (the op's own|the panel's)", the launch that runs, and the tuner's "tuner: ..." lines)
 //   tune (as "Find the fastest block") | inspect X,Y|off (pin the inspector) | outlines on|off
 //   step N|off (step mode, paused) | panel [-]indexing|device
-//   editor window|panel (where the kernel editor is) | kernel FILE.cu (load into the editor, compile)
-//   starter NAME | source TEXT (append a line; "-" empties) | compile (the editor's text)
-//   pause | play | frame N (N frames on, negative back; paused) | time T (seconds) | speed X | loop FROM TO|off
-//   (the animation clock of the Time section) | record FILE (the Record section's settings) | record cancel
+//   editor window|panel (the kernel editor beside the canvas, or in the panel) | kernel FILE.cu (load into the editor,
+//   compile) starter NAME | source TEXT (append a line; "-" empties) | compile (the editor's text) pause | play | frame
+//   N (N frames on, negative back; paused) | time T (seconds) | speed X | loop FROM TO|off (the animation clock of the
+//   Time section) | record FILE (the Record section's settings) | record cancel
 // Input verbs act as a person does, through real mouse and key events (script_input.h); TARGET
 // is a control's visible label (whole, or a unique prefix; "LABEL [N]" for the Nth) or X,Y in
 // window coordinates. A control scrolled out of its panel is wheeled into view first.

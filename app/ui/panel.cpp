@@ -597,6 +597,8 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
         ImGui::End();
         draw_panel_edge(s);
     }
+    kernel_editor_window(s, ctx);
+    replace_kernel_dialog(s, ctx);
     unsaved_kernel_dialog(s, ctx);
     kernel_fault_dialog(s, ctx);
     return canvas_area(s);

@@ -52,18 +52,25 @@ void wrapped(const ImVec4& colour, const std::string& text) {
     ImGui::PopStyleColor();
 }
 
+// SameLine when an item `width` wide still fits on this line, else a new line (the editor's menus at 200 %).
+void same_line_if_fits(float width) {
+    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
 // The editor's row of menus: starters, earlier versions (autosave.h), Undo replace. Each asks
 // before it replaces text that is in no file (the "Replace the kernel?" dialog).
 void editor_menus(KernelEditorState& k, const PanelContext& ctx) {
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-    if (ui::BeginCombo("Starter", "load a starter kernel...")) {
+    const float combo_w = ImGui::GetFontSize() * 7.0f, label_w = ImGui::CalcTextSize("Earlier versions").x;
+    ImGui::SetNextItemWidth(combo_w);
+    if (ui::BeginCombo("Starter", "load...")) {
         for (const StarterKernel& starter : starter_kernels())
             if (ui::Selectable(std::string(starter.title).c_str()))
                 ctx.requests.push(request::ReplaceKernel{starter_text(starter)});
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+    same_line_if_fits(combo_w + label_w);
+    ImGui::SetNextItemWidth(combo_w);
     if (ui::BeginCombo("Earlier versions", "restore...")) {
         const auto versions = earlier_versions(std::filesystem::path(k.autosave_path).parent_path());
         if (k.autosave_path.empty() || versions.empty()) ui::TextDisabled("none kept yet");
@@ -74,7 +81,7 @@ void editor_menus(KernelEditorState& k, const PanelContext& ctx) {
         }
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("Undo replace").x + 2 * ImGui::GetStyle().FramePadding.x);
     if (!k.replaced) ImGui::BeginDisabled();
     if (ui::Button("Undo replace")) ctx.requests.push(request::UndoReplace{});
     if (!k.replaced) ImGui::EndDisabled();

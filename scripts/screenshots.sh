@@ -1,7 +1,8 @@
 #!/bin/bash
 # Makes the README's screenshots with kcanvas itself (CPU backend, under Xvfb): the tutorial's
 # blend in the block view, block outlines on, zoomed to 400 % about a point, the inspector on a
-# pixel; at 1280x800, at 1920x1080 and at 1920x1080 with the UI at 200 %.
+# pixel; at 1280x800, at 1920x1080 and at 1920x1080 with the UI at 200 %. Then the kernel editor
+# beside the canvas (your kernel, the waves starter) at the same three sizes.
 #   scripts/screenshots.sh [build dir]     (default build-test; writes assets/screenshot-*.png)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,3 +32,25 @@ SCRIPT
 shoot 1280x800 1280x800
 shoot 1920x1080 1920x1080
 shoot 1920x1080-200 1920x1080 --ui-scale 200
+shoot_editor() { # NAME SCREEN_WxH EXTRA_ARGS...
+  local name=$1 screen=$2
+  shift 2
+  cat >"$tmp/editor-$name.txt" <<SCRIPT
+window ${screen}
+op user_kernel
+starter waves
+wait 3
+click Kernel source
+key ctrl+end
+type // my change
+wait 3
+screenshot $root/assets/screenshot-editor-$name.png
+quit
+SCRIPT
+  XDG_DATA_HOME="$tmp/data-$name" xvfb-run -a -s "-screen 0 ${screen}x24" "$kcanvas" --backend cpu --size 640x480 "$@" \
+    --script "$tmp/editor-$name.txt" >/dev/null
+  echo "wrote assets/screenshot-editor-$name.png"
+}
+shoot_editor 1280x800 1280x800
+shoot_editor 1920x1080 1920x1080
+shoot_editor 1920x1080-200 1920x1080 --ui-scale 200

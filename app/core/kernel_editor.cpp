@@ -76,14 +76,54 @@ std::vector<int> error_lines(std::string_view log, std::string_view file_name) {
     return lines;
 }
 
-void load_starter(KernelEditorState& k, const StarterKernel& starter) {
+KernelText starter_text(const StarterKernel& starter) {
     SplitSource split = split_trailing_comments(starter.source);
-    k.source = std::move(split.code);
+    return {std::move(split.code),
+            std::move(split.answer),
+            std::string(starter.name) + ".cu",
+            "the starter " + std::string(starter.title),
+            true,
+            ""};
+}
+
+void load_starter(KernelEditorState& k, const StarterKernel& starter) {
+    KernelText text = starter_text(starter);
+    k.source = std::move(text.source);
     k.saved_source = k.source;
-    k.answer = std::move(split.answer);
+    k.answer = std::move(text.answer);
     k.show_answer = false;
-    k.file_name = std::string(starter.name) + ".cu";
+    k.file_name = std::move(text.file_name);
     k.compile_wanted = true;
+}
+
+std::pair<int, int> line_span(std::string_view text, int line) {
+    std::size_t start = 0;
+    for (int i = 1; i < line && start < text.size(); ++i) {
+        const std::size_t nl = text.find('\n', start);
+        start = nl == std::string_view::npos ? text.size() : nl + 1;
+    }
+    const std::size_t nl = text.find('\n', start);
+    const std::size_t end = nl == std::string_view::npos ? text.size() : nl;
+    return {int(start), int(end)};
+}
+
+void replace_text(KernelEditorState& k, KernelText text) {
+    KernelText out = k.current();
+    out.what = "your text before " + text.what;
+    // An unsaved text stays unsaved when it comes back (Undo replace): the quit dialog asks for it.
+    k.saved_source = text.saved ? text.source : std::string();
+    k.source = std::move(text.source), k.answer = std::move(text.answer), k.file_name = std::move(text.file_name);
+    k.origin_path = std::move(text.path);
+    k.show_answer = false, k.only_in_autosave = false, k.compile_wanted = true, k.text_replaced = true;
+    k.replaced = std::move(out);
+}
+
+bool undo_replace(KernelEditorState& k) {
+    if (!k.replaced) return false;
+    KernelText back = std::move(*k.replaced);
+    replace_text(k, std::move(back));
+    k.replaced->what = "the text Undo replace took out";
+    return true;
 }
 
 } // namespace kc

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 
+#include "app/core/data_dir.h"
 #include "app/core/user_dirs.h"
 #include "render/io/atomic_file.h"
 #include "render/io/bounded_file.h"
@@ -54,6 +57,19 @@ std::string kernel_fault_message(const std::string& what, const std::string& sav
                        "(if (x >= width || y >= height) return;), an index computed from the wrong blockDim, a null "
                        "or wrong pointer.",
                        what, saved_note.empty() ? "" : saved_note + "\n");
+}
+
+std::string kernel_save_target(const std::string& path, const std::string& fallback) {
+    if (path.empty()) return fallback;
+    const auto& installed = data_dir().found;
+    const auto user = user_data_dir();
+    if (!installed || !user) return path;
+    std::error_code ec;
+    const std::filesystem::path file = std::filesystem::weakly_canonical(path, ec);
+    const std::filesystem::path shipped = std::filesystem::weakly_canonical(*installed, ec);
+    const auto [end, at] = std::mismatch(shipped.begin(), shipped.end(), file.begin(), file.end());
+    if (ec || end != shipped.end()) return path; // not inside the installed folder
+    return (*user / file_name_of(path)).string();
 }
 
 std::string file_name_of(const std::string& path) {

@@ -10,8 +10,9 @@
 
 namespace kc {
 
-// The largest kernel file read (a kernel's source, not data): larger is refused before reading.
-constexpr std::size_t kMaxKernelFileBytes = std::size_t(1) << 20;
+// The largest kernel source kcanvas reads (a .cu file, the autosave): far beyond any kernel typed;
+// larger is refused before reading.
+constexpr std::size_t kMaxKernelFileBytes = std::size_t(4) << 20;
 
 // Reads a whole text file (a regular file of at most kMaxKernelFileBytes, render/io/bounded_file.h)
 // into `text`; on failure returns why ("cannot read 'x.cu': No such file or directory") and leaves
@@ -32,6 +33,11 @@ std::string save_faulted_kernel(const std::string& source);
 // What kcanvas says when a kernel faulted (`what`: the CUDA error): the error, where the source
 // went (`saved_note`, empty when there was no user kernel), and why the process must end.
 std::string kernel_fault_message(const std::string& what, const std::string& saved_note);
+
+// Where the editor's Save writes `path` (empty: `fallback`): never into kcanvas's installed data
+// folder (a starter opened from there, data_dir.h), but into the user's data folder under the same
+// name (<data dir>/fix_me.cu).
+std::string kernel_save_target(const std::string& path, const std::string& fallback);
 
 // The file name part of a path, for NVRTC's log ("dir/x.cu" -> "x.cu").
 std::string file_name_of(const std::string& path);

@@ -7,6 +7,8 @@ const std::vector<Command>& commands() {
         {"save-canvas", "save the canvas as a PNG in the Pictures folder", request::SaveCanvas{}},
         {"quit", "quit, asking first about unsaved edits", request::Quit{true}},
         {"compile", "compile the editor's kernel", request::CompileKernel{}},
+        {"undo-replace", "bring back the editor's text before the last starter, file or version replaced it",
+         request::UndoReplace{}},
         {"tune", "find the fastest block shape", request::StartTuner{}},
         {"tune-cancel", "stop finding the fastest block shape", request::CancelTuner{}},
         {"fit-canvas", "make the canvas image A's size", request::FitCanvasToImage{}},

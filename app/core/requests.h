@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "app/core/kernel_editor.h"
 #include "render/backend.h"
 
 namespace kc {
@@ -43,12 +44,21 @@ struct ResizeWindow { // scripts: as a person drags the window's corner (points)
 struct SetZoom { // a preset's zoom of the canvas (screen points per canvas pixel); 0: fit
     double zoom;
 };
-struct LoadKernel { // a .cu file into the editor, then compiled
+struct LoadKernel { // a .cu file into the editor, then compiled (asking first before unsaved text goes)
     std::string path;
 };
-struct SaveKernel { // the editor's text to `path` (empty: the data dir's kernel.cu)
+struct ReplaceKernel { // a starter or a preset's source into the editor (asking first, as LoadKernel)
+    KernelText text;
+    bool confirmed = false; // the "Replace the kernel?" dialog's Discard: replace without asking
+};
+struct RestoreVersion { // an earlier version (autosave.h) into the editor (asking first, as LoadKernel)
     std::string path;
-    bool then_quit = false; // the "Unsaved kernel" dialog's Save: quit once saved
+};
+struct UndoReplace {}; // the editor's text before the last replacement, back (Undo replace)
+struct SaveKernel {    // the editor's text to `path` (empty: the data dir's kernel.cu)
+    std::string path;
+    bool then_quit = false;    // the "Unsaved kernel" dialog's Save: quit once saved
+    bool then_replace = false; // the "Replace the kernel?" dialog's Save: then the waiting replacement
 };
 struct CompileKernel {};
 struct StartTuner {}; // "Find the fastest block"
@@ -62,8 +72,9 @@ struct Quit {              // the close button and Ctrl+Q ask first about unsave
 
 using Request = std::variant<request::ResizeCanvas, request::FitCanvasToImage, request::LoadImage, request::ClearImage,
                              request::SaveCanvas, request::SetBackend, request::SetPresent, request::SetVsync,
-                             request::ResizeWindow, request::SetZoom, request::LoadKernel, request::SaveKernel,
-                             request::CompileKernel, request::StartTuner, request::CancelTuner, request::StartRecording,
+                             request::ResizeWindow, request::SetZoom, request::LoadKernel, request::ReplaceKernel,
+                             request::RestoreVersion, request::UndoReplace, request::SaveKernel, request::CompileKernel,
+                             request::StartTuner, request::CancelTuner, request::StartRecording,
                              request::CancelRecording, request::Quit>;
 
 // Requests in the order they were asked, until the frame loop takes them.

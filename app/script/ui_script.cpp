@@ -425,9 +425,9 @@ bool UiScript::run_kernel_verb(const Command& c, UiState& s) const {
             s.kernel.source += c.arg + "\n";
     } else if (c.verb == "compile") {
         requests_->push(*command_request("compile"));
-    } else if (c.verb == "editor") { // editor window|panel: where the kernel editor is
+    } else if (c.verb == "editor") { // editor window|panel: beside the canvas (where there is room), or in the panel
         if (c.arg != "window" && c.arg != "panel") throw bad(c, "editor must be window or panel");
-        s.kernel.own_window = c.arg == "window";
+        s.kernel.beside_canvas = c.arg == "window";
     } else {
         return false;
     }

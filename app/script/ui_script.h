@@ -10,8 +10,8 @@
 //     grid G mapping M (the op's own|the panel's)", the launch that runs, and the tuner's "tuner: ..." lines)
 //   tune (as "Find the fastest block") | inspect X,Y|off (pin the inspector) | outlines on|off
 //   step N|off (step mode, paused) | panel [-]indexing|device
-//   editor window|panel (where the kernel editor is) | kernel FILE.cu (load into the editor, compile)
-//   starter NAME | source TEXT (append a line; "-" empties) | compile (the editor's text)
+//   editor window|panel (the kernel editor beside the canvas, or in the panel) | kernel FILE.cu (load into the
+//   editor, compile) | starter NAME | source TEXT (append a line; "-" empties) | compile (the editor's text)
 //   idle S (S seconds in which the script does nothing and the window waits for input as without one)
 //   pause | play | frame N (N frames on, negative back; paused) | time T (seconds) | speed X | loop FROM TO|off
 //   (the animation clock of the Time section) | record FILE (the Record section's settings) | record cancel

@@ -604,6 +604,8 @@ RectD draw_panel(UiState& s, const PanelContext& ctx) {
         draw_panel_edge(s);
     }
     image_choosers(s, ctx.requests);
+    kernel_editor_window(s, ctx);
+    replace_kernel_dialog(s, ctx);
     unsaved_kernel_dialog(s, ctx);
     recording_quit_dialog(s, ctx.requests);
     kernel_fault_dialog(s, ctx);

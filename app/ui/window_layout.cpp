@@ -165,11 +165,24 @@ void draw_painting_note(const UiState& s, double painting_s, double last_frame_s
     ImGui::End();
 }
 
+std::optional<RectD> editor_area(const UiState& s) {
+    constexpr float kShare = 0.4f;      // of the window's width: code and picture side by side
+    constexpr float kMinWidth = 320.0f; // points at 100 %: about 40 characters of code
+    if (s.settings.panel_hidden || !s.kernel.beside_canvas || !op_registry()[s.job.op].user_code) return std::nullopt;
+    const float display_w = ImGui::GetIO().DisplaySize.x, panel = panel_width(s);
+    const float room = display_w - panel - kMinCanvasWidth * s.ui_scale;
+    const float w = std::min(display_w * kShare, room);
+    if (w < kMinWidth * s.ui_scale) return std::nullopt;
+    const float x = s.settings.panel_right ? display_w - panel - w : panel;
+    return RectD{x, 0.0, w, panel_height(s)};
+}
+
 RectD canvas_area(const UiState& s) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float panel = s.settings.panel_hidden ? 0.0f : panel_width(s);
-    const float left = s.settings.panel_right ? 0.0f : panel;
-    return {left, 0.0, std::max(1.0f, display.x - panel), panel_height(s)};
+    float taken = s.settings.panel_hidden ? 0.0f : panel_width(s); // the panel and the editor, on one side
+    if (const auto editor = editor_area(s)) taken += float(editor->w);
+    const float left = s.settings.panel_right ? 0.0f : taken;
+    return {left, 0.0, std::max(1.0f, display.x - taken), panel_height(s)};
 }
 
 } // namespace kc

@@ -2,6 +2,8 @@
 // How the window is shared: the panel is a side area (left or right) the height of the window
 // above the status bar, resizable by dragging its inner edge ("Panel edge" to scripts); the status bar runs along the
 // bottom, always visible; the canvas takes the rest. Collapsing the panel widens the canvas.
+#include <optional>
+
 #include "app/core/canvas_view.h"
 #include "app/core/messages.h"
 #include "app/ui/ui_state.h"
@@ -23,7 +25,13 @@ void draw_status_bar(UiState& state, const Messages& messages);
 // canvas, not in the status bar, whose height (and buttons) would jump as it came and went.
 void draw_painting_note(const UiState& state, double painting_s, double last_frame_s);
 
-// Where the canvas goes this frame, in ImGui's coordinates (points).
+// Where the kernel editor's window goes this frame: between the panel and the canvas, about 40 %
+// of the window's width, when the op is the user's kernel, the panel is shown, "Editor beside the
+// canvas" is on and the canvas keeps its minimum width. nullopt: it is not beside (the editor is
+// then in the panel).
+std::optional<RectD> editor_area(const UiState& state);
+
+// Where the canvas goes this frame, in ImGui's coordinates (points): beside the panel and the editor.
 RectD canvas_area(const UiState& state);
 
 } // namespace kc

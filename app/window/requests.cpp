@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "app/core/autosave.h"
 #include "app/core/data_dir.h"
 #include "app/core/kernel_editor.h"
 #include "app/core/kernel_files.h"
@@ -97,6 +98,41 @@ bool set_zoom(CanvasView& view, double zoom) {
     return true;
 }
 
+// Puts `text` in the editor. Text that is in no file of the user's is first kept as an earlier
+// version (autosave.h) and Undo replace brings it back; when it cannot be kept, nothing changes.
+void apply_replacement(RequestTargets& t, KernelText text) {
+    KernelEditorState& k = t.state.kernel;
+    std::string kept;
+    if (k.worth_keeping() && k.source != text.source) {
+        const std::filesystem::path live(k.autosave_path);
+        const KeptVersion copy = k.autosave_path.empty()
+                                     ? KeptVersion{std::nullopt, "there is no data folder (set HOME or XDG_DATA_HOME)"}
+                                     : keep_earlier_version(live.parent_path(), k.source, false, live);
+        if (!copy.file) {
+            t.messages.error(Topic::KernelFile,
+                             "the editor keeps its text: it could not be kept as an earlier version (" + copy.error +
+                                 "); save it first");
+            return;
+        }
+        kept = "; your text is kept as " + copy.file->string() + " (Earlier versions; Undo replace brings it back)";
+    }
+    const std::string what = text.what;
+    replace_text(k, std::move(text));
+    t.messages.info(Topic::KernelFile, "loaded " + what + kept);
+}
+
+// A replacement asks first (the "Replace the kernel?" dialog) when the editor's text is in no file
+// of the user's; `confirmed`: the dialog's Discard.
+void offer_replacement(RequestTargets& t, KernelText text, bool confirmed) {
+    KernelEditorState& k = t.state.kernel;
+    if (!confirmed && k.worth_keeping() && k.source != text.source) {
+        k.pending = std::move(text);
+        return;
+    }
+    k.pending.reset();
+    apply_replacement(t, std::move(text));
+}
+
 // The kernel editor's Load: the file's text replaces the editor's, and compiles.
 void load_kernel(RequestTargets& t, const std::string& path) {
     KernelEditorState& k = t.state.kernel;
@@ -106,16 +142,35 @@ void load_kernel(RequestTargets& t, const std::string& path) {
         t.messages.error(Topic::KernelFile, *e + "; the editor keeps its text");
         return;
     }
-    k.source = std::move(text), k.saved_source = k.source, k.answer.clear();
-    k.file_name = file_name_of(path), k.compile_wanted = true;
-    t.messages.info(Topic::KernelFile, "loaded " + path);
+    offer_replacement(t, {std::move(text), "", file_name_of(path), path, true, path}, false);
 }
 
-// The kernel editor's Save (the panel's button, the "Unsaved kernel" dialog's): to `path`, else
-// the data dir's kernel.cu, shown in the file field from then on. Returns whether it saved.
+// An earlier version from the editor's menu; it is not in a file of the user's (Ctrl+Q asks).
+void restore_version(RequestTargets& t, const std::string& path) {
+    std::string text;
+    if (auto e = read_text_file(path, text)) {
+        t.messages.error(Topic::KernelFile, *e + "; the editor keeps its text");
+        return;
+    }
+    offer_replacement(t, {std::move(text), "", "kernel.cu", "the earlier version " + path, false, ""}, false);
+    if (!t.state.kernel.pending) mark_seen(path);
+}
+
+void undo_replace(RequestTargets& t) {
+    KernelEditorState& k = t.state.kernel;
+    if (!k.replaced) {
+        t.messages.info(Topic::KernelFile, "Undo replace: no starter, file or version has replaced the editor's text");
+        return;
+    }
+    apply_replacement(t, *k.replaced); // what it takes out becomes the next Undo replace (a redo)
+}
+
+// The kernel editor's Save (the panel's button, the dialogs'): to `path`, else the data dir's
+// kernel.cu, shown in the file field from then on; never into kcanvas's installed data folder
+// (kernel_save_target). Returns whether it saved.
 bool save_kernel(RequestTargets& t, std::string path) {
     KernelEditorState& k = t.state.kernel;
-    if (path.empty()) path = k.fallback_path;
+    path = kernel_save_target(path, k.fallback_path);
     set_path_field(k.path, path);
     if (path == k.fallback_path) { // the data dir may not exist yet; a failure shows in the write's message
         std::error_code ec;
@@ -125,9 +180,16 @@ bool save_kernel(RequestTargets& t, std::string path) {
         t.messages.error(Topic::KernelFile, *e);
         return false;
     }
-    k.file_name = file_name_of(path), k.saved_source = k.source;
+    k.file_name = file_name_of(path), k.saved_source = k.source, k.only_in_autosave = false, k.origin_path = path;
     t.messages.info(Topic::KernelFile, "saved " + path);
     return true;
+}
+
+void save_then(RequestTargets& t, const request::SaveKernel& r) {
+    UiState& s = t.state;
+    if (!save_kernel(t, r.path)) return; // a failed save keeps the dialog open
+    if (r.then_quit) s.quit = true;
+    if (r.then_replace && s.kernel.pending) offer_replacement(t, *std::exchange(s.kernel.pending, {}), true);
 }
 
 // The close button and Ctrl+Q ask first when the editor holds unsaved edits (the "Unsaved kernel"
@@ -177,8 +239,10 @@ bool carry_out(RequestTargets& t, const Request& request) {
             if constexpr (std::is_same_v<R, ResizeWindow>) glfwSetWindowSize(t.window.handle(), r.width, r.height);
             if constexpr (std::is_same_v<R, SetZoom>) return set_zoom(s.view, r.zoom);
             if constexpr (std::is_same_v<R, LoadKernel>) load_kernel(t, r.path);
-            if constexpr (std::is_same_v<R, SaveKernel>)
-                if (save_kernel(t, r.path) && r.then_quit) s.quit = true; // a failed save keeps the dialog open
+            if constexpr (std::is_same_v<R, ReplaceKernel>) offer_replacement(t, r.text, r.confirmed);
+            if constexpr (std::is_same_v<R, RestoreVersion>) restore_version(t, r.path);
+            if constexpr (std::is_same_v<R, UndoReplace>) undo_replace(t);
+            if constexpr (std::is_same_v<R, SaveKernel>) save_then(t, r);
             if constexpr (std::is_same_v<R, CompileKernel>) s.kernel.compile_wanted = true;
             if constexpr (std::is_same_v<R, StartTuner>) start_tuner(t);
             if constexpr (std::is_same_v<R, CancelTuner>) cancel_tuner(t);
@@ -209,24 +273,25 @@ bool compile_wanted_kernel(UiState& s, FramePainter& painter) {
     return result.ok;
 }
 
-void start_kernel_editor(KernelEditorState& k, Messages& messages, const std::string& kernel_path,
-                         const std::string& kernel_source, const std::optional<std::string>& autosave) {
+bool start_kernel_editor(KernelEditorState& k, Messages& messages, const std::string& kernel_path,
+                         const std::string& kernel_source, const std::string& autosave, const AutosaveOpening& found) {
     const auto data_dir = user_data_dir();
     k.fallback_path = data_dir ? (*data_dir / "kernel.cu").string() : std::string("kernel.cu");
     set_path_field(k.path, kernel_path);
-    std::string restored;
-    std::error_code ec;
+    bool restored = false;
     if (!kernel_source.empty()) { // --kernel's file, or a preset's source
         k.source = kernel_source, k.file_name = kernel_path.empty() ? "preset.cu" : file_name_of(kernel_path);
-    } else if (autosave && std::filesystem::exists(*autosave, ec) && !read_text_file(*autosave, restored)) {
-        k.source = std::move(restored), k.file_name = file_name_of(*autosave);
+        k.origin_path = kernel_path;
+    } else if (found.text) {
+        k.source = *found.text, k.file_name = file_name_of(autosave), k.only_in_autosave = restored = true;
         messages.info(Topic::KernelFile,
-                      "restored your last session's kernel (" + *autosave + "); the Starter menu starts afresh");
+                      "restored your last session's kernel (" + autosave + "); the Starter menu starts afresh");
     } else {
         load_starter(k, default_starter());
         k.compile_wanted = false; // the op compiles it when first shown
     }
     k.saved_source = k.source;
+    return restored;
 }
 
 } // namespace kc

@@ -4,6 +4,7 @@
 // switches backends, saves, starts the tuner and quits.
 #include <optional>
 
+#include "app/core/autosave.h"
 #include "app/core/block_sweep.h"
 #include "app/core/messages.h"
 #include "app/core/requests.h"
@@ -36,8 +37,9 @@ void carry_out_requests(Requests& requests, RequestTargets& targets);
 bool compile_wanted_kernel(UiState& s, FramePainter& painter);
 
 // The editor's text at start: --kernel's file (or a preset's source), else the last session's
-// autosave, else the default starter. `fallback_path` is where Save goes with an empty file field.
-void start_kernel_editor(KernelEditorState& k, Messages& messages, const std::string& kernel_path,
-                         const std::string& kernel_source, const std::optional<std::string>& autosave);
+// autosave (`autosave`, as `found` there), else the default starter. `fallback_path` is where
+// Save goes with an empty file field. Returns whether it restored the autosave.
+bool start_kernel_editor(KernelEditorState& k, Messages& messages, const std::string& kernel_path,
+                         const std::string& kernel_source, const std::string& autosave, const AutosaveOpening& found);
 
 } // namespace kc

@@ -132,14 +132,23 @@ void show_autosave(Messages& messages, const std::optional<AutosaveResult>& resu
 }
 
 std::optional<Autosave> start_editor(const Options& o, KernelEditorState& kernel, Messages& messages) {
-    const auto autosave_path = autosave_file();
-    start_kernel_editor(kernel, messages, o.kernel_path, o.kernel_source,
-                        autosave_path ? std::optional<std::string>(autosave_path->string()) : std::nullopt);
-    if (!autosave_path) {
+    const auto path = autosave_file();
+    const AutosaveOpening found = path ? open_autosave(*path) : AutosaveOpening{};
+    const bool restored =
+        start_kernel_editor(kernel, messages, o.kernel_path, o.kernel_source, path ? path->string() : "", found);
+    if (!path) {
         show_autosave(messages, AutosaveResult{false, "no autosave: neither XDG_DATA_HOME nor HOME is set"});
         return std::nullopt;
     }
-    return std::optional<Autosave>(std::in_place, *autosave_path, kernel.source);
+    std::optional<Autosave> autosave(std::in_place, *path, kernel.source,
+                                     restored ? found.text : std::optional<std::string>());
+    kernel.autosave_path = autosave->file().string();
+    if (!autosave->notice().empty()) { // said in the status bar too: the editor may not be shown
+        const std::string said = "your last session's kernel was not restored: " + autosave->notice();
+        messages.warning(Topic::Autosave, said);
+        messages.warning(Topic::Status, said);
+    }
+    return autosave;
 }
 
 } // namespace kc

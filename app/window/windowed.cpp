@@ -78,7 +78,7 @@ void draw_canvas_view(const Canvas& canvas, const CanvasView& v, int fb_h) {
                      {float(a.x) / w, float(a.y) / h, float(b.x) / w, float(b.y) / h});
 }
 
-// F12 saves the canvas, Ctrl+Q quits (asking first), Esc cancels the "Unsaved kernel" dialog.
+// F12 saves the canvas, Ctrl+Q quits (asking first), Esc cancels the kernel editor's dialogs.
 // Presses come from GLFW's events, so a press shorter than a frame still counts, for ImGui too.
 void handle_keys(KeyEvents& keys, UiState& s, Requests& requests) {
     const bool typing = ImGui::GetIO().WantTextInput; // as of the last frame's panel
@@ -87,6 +87,7 @@ void handle_keys(KeyEvents& keys, UiState& s, Requests& requests) {
     for (const KeyPress& press : presses) {
         if (press.key == GLFW_KEY_ESCAPE && s.unsaved_dialog) s.unsaved_dialog = false;
         if (press.key == GLFW_KEY_ESCAPE && s.record.quit_dialog) s.record.quit_dialog = false;
+        if (press.key == GLFW_KEY_ESCAPE) s.kernel.pending.reset(); // the "Replace the kernel?" dialog's Cancel
         if (const auto command = command_for(press, typing)) requests.push(*command_request(*command));
     }
 }
@@ -364,7 +365,10 @@ void FrameLoop::draw() {
 
 // The autosave, the end of a script, changed settings; then shows the frame and times it.
 void FrameLoop::finish_frame() {
-    if (autosave_) show_autosave(messages_, autosave_->tick(s_.kernel.source, Clock::now()));
+    if (autosave_) {
+        show_autosave(messages_, autosave_->tick(s_.kernel.source, Clock::now()));
+        s_.kernel.autosave_path = autosave_->file().string(); // a file that became unreadable moves it
+    }
     if (w_.script && (w_.script->done() || faulted())) s_.quit = true;
     save_changed_settings(s_, settings_, false);
     const auto t_swap = Clock::now();

@@ -39,25 +39,24 @@ TEST(GuiMoreControls, CanvasSizeFromImageA) {
     EXPECT_EQ(fitted.height, 360);
 }
 
-// The kernel editor's file field and "Load .cu": the file's text lands in the editor; "Edit in a
-// larger window" moves the editor into a window of its own; the Prelude opens.
+// The kernel editor's file field and "Load .cu": the file's text lands in the editor; "Editor
+// beside the canvas" off moves the editor into the panel; the Prelude opens.
 TEST(GuiMoreControls, KernelFileLoadLargerWindowAndPrelude) {
     KC_SKIP_WITHOUT_DISPLAY();
     const std::string dir = ::testing::TempDir() + "/kc_more_kernel_src";
     std::filesystem::create_directories(dir);
     std::ofstream(dir + "/mine.cu") << "// my own kernel, loaded by a test\n";
     const auto run =
-        run_script("kc_more_kernel",
-                   "op user_kernel\nwait 2\nclick File\ntype " + dir +
-                       "/mine.cu\nclick Load .cu\nwait 3\nprint Kernel source\n"
-                       "click Prelude\nwheel -10 150,400\nwait 2\nexpect kcanvas prelude: compiled before your kernel\n"
-                       "click Edit in a larger window\nwait 3\nwidgets\nquit\n");
+        run_script("kc_more_kernel", "op user_kernel\nwait 2\nclick File\ntype " + dir +
+                                         "/mine.cu\nclick Load .cu\nwait 3\nprint Kernel source\n"
+                                         "click Prelude\nwait 2\nexpect kcanvas prelude: compiled before your kernel\n"
+                                         "click Editor beside the canvas\nwait 3\nwidgets\nquit\n");
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
     const std::string& out = run.result.output;
     EXPECT_NE(out.find("widget Kernel source: // my own kernel, loaded by a test"), std::string::npos) << out;
     const std::string listed = printed_before(out, "widgets");
-    EXPECT_TRUE(shows_widget(listed, "Edit in a larger window")) << out;
-    EXPECT_NE(listed.find("widget Edit in a larger window: on"), std::string::npos) << out;
+    EXPECT_TRUE(shows_widget(listed, "Editor beside the canvas")) << out;
+    EXPECT_NE(listed.find("widget Editor beside the canvas: off"), std::string::npos) << out;
     EXPECT_TRUE(shows_widget(listed, "Kernel source")) << "the editor is gone:\n" << out;
 }
 

@@ -6,11 +6,18 @@
 #include <algorithm>
 #include <cfloat>
 #include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
 #include <string>
+#include <string_view>
+#include <utility>
 
+#include "app/core/autosave.h"
 #include "app/core/kernel_editor.h"
+#include "app/core/kernel_files.h"
 #include "app/ui/ui_scale.h"
 #include "app/ui/widgets.h"
+#include "app/ui/window_layout.h"
 #include "gpu/user_kernel.h"
 
 namespace kc {
@@ -20,12 +27,19 @@ namespace {
 const ImVec4 kGood(0.45f, 0.9f, 0.45f, 1.0f);
 const ImVec4 kBad(1.0f, 0.35f, 0.35f, 1.0f);
 
-// Lets ImGui grow the std::string it edits (ImGuiInputTextFlags_CallbackResize).
-int grow_string(ImGuiInputTextCallbackData* data) {
+// The code box's callback: grows the std::string it edits (CallbackResize), and puts the cursor on
+// a clicked error line, selecting the line (CallbackAlways, while the box has the keyboard).
+int code_box_callback(ImGuiInputTextCallbackData* data) {
+    auto* k = static_cast<KernelEditorState*>(data->UserData);
     if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* text = static_cast<std::string*>(data->UserData);
-        text->resize(static_cast<std::size_t>(data->BufTextLen));
-        data->Buf = text->data();
+        k->source.resize(static_cast<std::size_t>(data->BufTextLen));
+        data->Buf = k->source.data();
+    }
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackAlways && k->goto_line > 0) {
+        const auto [start, end] = line_span(std::string_view(data->Buf, std::size_t(data->BufTextLen)), k->goto_line);
+        data->CursorPos = data->SelectionStart = start; // ImGui scrolls the box to a moved cursor
+        data->SelectionEnd = end;
+        k->goto_line = 0;
     }
     return 0;
 }
@@ -38,22 +52,53 @@ void wrapped(const ImVec4& colour, const std::string& text) {
     ImGui::PopStyleColor();
 }
 
-void starters_and_files(KernelEditorState& k, const PanelContext& ctx) {
-    if (ui::BeginCombo("Starter", "load a starter kernel...")) {
+// SameLine when an item `width` wide still fits on this line, else a new line (the editor's menus at 200 %).
+void same_line_if_fits(float width) {
+    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+// The editor's row of menus: starters, earlier versions (autosave.h), Undo replace. Each asks
+// before it replaces text that is in no file (the "Replace the kernel?" dialog).
+void editor_menus(KernelEditorState& k, const PanelContext& ctx) {
+    const float combo_w = ImGui::GetFontSize() * 7.0f, label_w = ImGui::CalcTextSize("Earlier versions").x;
+    ImGui::SetNextItemWidth(combo_w);
+    if (ui::BeginCombo("Starter", "load...")) {
         for (const StarterKernel& starter : starter_kernels())
-            if (ui::Selectable(std::string(starter.title).c_str())) {
-                load_starter(k, starter);
-                ctx.messages.info(Topic::KernelFile, "loaded the starter " + k.file_name + " (from assets/kernels)");
-            }
+            if (ui::Selectable(std::string(starter.title).c_str()))
+                ctx.requests.push(request::ReplaceKernel{starter_text(starter)});
         ImGui::EndCombo();
     }
+    same_line_if_fits(combo_w + label_w);
+    ImGui::SetNextItemWidth(combo_w);
+    if (ui::BeginCombo("Earlier versions", "restore...")) {
+        const auto versions = earlier_versions(std::filesystem::path(k.autosave_path).parent_path());
+        if (k.autosave_path.empty() || versions.empty()) ui::TextDisabled("none kept yet");
+        for (const EarlierVersion& v : versions) {
+            const std::string label = v.when + (v.unseen ? " (an earlier session's, not seen yet)" : "");
+            if (ui::Selectable(label.c_str())) ctx.requests.push(request::RestoreVersion{v.file.string()});
+            if (ImGui::IsItemHovered()) ui::SetTooltip(v.file.string());
+        }
+        ImGui::EndCombo();
+    }
+    same_line_if_fits(ImGui::CalcTextSize("Undo replace").x + 2 * ImGui::GetStyle().FramePadding.x);
+    if (!k.replaced) ImGui::BeginDisabled();
+    if (ui::Button("Undo replace")) ctx.requests.push(request::UndoReplace{});
+    if (!k.replaced) ImGui::EndDisabled();
+    if (k.replaced && ImGui::IsItemHovered()) ui::SetTooltip("Brings back " + k.replaced->what + " (also Ctrl+Z)");
+    for (Topic topic : {Topic::KernelFile, Topic::Autosave})
+        if (const Message* m = ctx.messages.find(topic))
+            wrapped(ctx.messages.failed(topic) || m->severity == Severity::Warning
+                        ? kBad
+                        : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                    m->text);
+}
+
+void file_row(KernelEditorState& k, const PanelContext& ctx) {
     ui::InputText("File", k.path.data(), k.path.size());
     if (ui::Button("Load .cu")) ctx.requests.push(request::LoadKernel{k.path.data()});
     ImGui::SameLine();
     if (ui::Button("Save .cu")) ctx.requests.push(request::SaveKernel{k.path.data()});
-    for (Topic topic : {Topic::KernelFile, Topic::Autosave})
-        if (const Message* m = ctx.messages.find(topic))
-            wrapped(ctx.messages.failed(topic) ? kBad : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), m->text);
 }
 
 // A starter's answer (fix_me.cu's), hidden until asked for.
@@ -86,22 +131,47 @@ void line_gutter(const ImVec2& min, const ImVec2& max, float scroll_y, int lines
     draw->PopClipRect();
 }
 
+bool ctrl_pressed(ImGuiKey key) {
+    return ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), false);
+}
+
+// Before the code box: a text put in by a replacement drops the box's own copy and undo stack; a
+// clicked error line or a Ctrl+Enter gives it the keyboard; Ctrl+Z with nothing left for ImGui to
+// undo in it (or with no text field active) is Undo replace.
+void before_code_box(KernelEditorState& k, const PanelContext& ctx, ImGuiID id) {
+    ImGuiInputTextState* state = ImGui::GetInputTextState(id);
+    const bool active = ImGui::GetActiveID() == id;
+    if (std::exchange(k.text_replaced, false)) {
+        if (active) ImGui::ClearActiveID();
+        if (state) state->ID = 0; // forgets its text and its undo stack
+        return;
+    }
+    const bool nothing_to_undo = active ? (state && state->GetUndoAvailCount() == 0) : !ImGui::GetIO().WantTextInput;
+    if (k.replaced && ctrl_pressed(ImGuiKey_Z) && !ImGui::GetIO().KeyShift && nothing_to_undo)
+        ctx.requests.push(request::UndoReplace{});
+    if ((k.goto_line > 0 || std::exchange(k.refocus, false)) && !active) ImGui::SetKeyboardFocusHere();
+}
+
 // The code box with its line-number gutter on the left.
 void code_box(KernelEditorState& k, const PanelContext& ctx, float height) {
-    // Ctrl+Enter ends the edit (ImGui returns true for it with EnterReturnsTrue) and compiles.
-    const ImGuiInputTextFlags flags =
-        ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_EnterReturnsTrue;
+    // Ctrl+Enter ends the edit (ImGui returns true for it with EnterReturnsTrue) and compiles; the
+    // box takes the keyboard back next frame, its cursor where it was.
+    const ImGuiInputTextFlags flags = ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize |
+                                      ImGuiInputTextFlags_CallbackAlways | ImGuiInputTextFlags_EnterReturnsTrue;
     const int lines = 1 + static_cast<int>(std::count(k.source.begin(), k.source.end(), '\n'));
     const float gutter_w =
         ImGui::CalcTextSize(std::to_string(std::max(lines, 999)).c_str()).x + 2 * ImGui::GetStyle().ItemInnerSpacing.x;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter_w, origin.y));
+    before_code_box(k, ctx, ImGui::GetID("##source"));
     // Escape in an ImGui text field reverts everything typed since it was clicked: keep the code.
     const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
     const std::string before_escape = escape ? k.source : std::string();
     if (ui::InputTextMultiline("##source", k.source.data(), k.source.capacity() + 1, ImVec2(-FLT_MIN, height), flags,
-                               &grow_string, &k.source))
+                               &code_box_callback, &k)) {
         ctx.requests.push(request::CompileKernel{});
+        k.refocus = true;
+    }
     ui::record_last_item("Kernel source", k.source); // no visible label: scripts find the box by this name
     if (escape && k.source != before_escape) k.source = before_escape;
     // The box is a child window ("<window>/##source_<id>", the last this window began, unless the
@@ -131,7 +201,27 @@ void compile_button(KernelEditorState& k, const PanelContext& ctx) {
     }
 }
 
-void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
+// The compile log, a line at a time: a line naming an error in the editor's text is a button that
+// puts the editor's cursor on that line and selects it.
+void log_lines(KernelEditorState& k) {
+    std::string_view log = k.log;
+    for (int i = 0; !log.empty(); ++i) {
+        const std::size_t nl = log.find('\n');
+        const std::string line(log.substr(0, nl));
+        log.remove_prefix(nl == std::string_view::npos ? log.size() : nl + 1);
+        const std::vector<int> named = error_lines(line, k.file_name);
+        if (named.empty()) {
+            ui::TextUnformatted(line.c_str());
+            continue;
+        }
+        ImGui::PushID(i);
+        if (ui::Selectable(line.c_str())) k.goto_line = named.front();
+        if (ImGui::IsItemHovered()) ui::SetTooltip(fmt::format("Click: go to line {} in the editor", named.front()));
+        ImGui::PopID();
+    }
+}
+
+void compile_status(KernelEditorState& k, const PanelContext& ctx) {
     if (!k.last_ok) {
         if (ctx.painter.backend() != Backend::Cpu) ui::TextDisabled("not compiled yet");
     } else if (*k.last_ok) {
@@ -145,7 +235,7 @@ void compile_status(const KernelEditorState& k, const PanelContext& ctx) {
         ImGui::BeginChild("log", ImVec2(0, ImGui::GetTextLineHeight() * 8), true, ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::PushStyleColor(ImGuiCol_Text, k.last_ok.value_or(false) ? ImVec4(0.85f, 0.85f, 0.5f, 1.0f) : kBad);
         ImGui::PushFont(mono_font());
-        ui::TextUnformatted(k.log.c_str());
+        log_lines(k);
         ImGui::PopFont();
         ImGui::PopStyleColor();
         ImGui::EndChild();
@@ -173,19 +263,16 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
                     "const Pixel* a, const Pixel* b, float t), in which your threads find their pixel from "
                     "blockIdx, blockDim and threadIdx and check the bounds. The Launch section's block and grid "
                     "launch it; pixels no thread writes stay hatched.");
-    starters_and_files(k, ctx);
+    file_row(k, ctx);
     answer_section(k);
 
-    // The panel is narrow for code: the editor can move to a window of its own.
-    ui::Checkbox("Edit in a larger window", &k.own_window);
-    if (k.own_window) {
-        const RectD canvas = s.view.viewport(); // the panel may be on either side
-        ImGui::SetNextWindowPos(ImVec2(float(canvas.x) + 16, 16), ImGuiCond_FirstUseEver); // over the canvas
-        ImGui::SetNextWindowSize(ImVec2(760 * s.ui_scale, 620 * s.ui_scale), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowBgAlpha(1.0f); // code over a picture must stay readable
-        if (ImGui::Begin("Your kernel", &k.own_window)) editor(k, ctx, -ImGui::GetTextLineHeight() * 12);
-        ImGui::End();
+    // The panel is narrow for code: the editor goes beside the canvas where the window has room.
+    ui::Checkbox("Editor beside the canvas", &k.beside_canvas);
+    if (editor_area(s)) {
+        ui::TextDisabled("The editor is beside the canvas.");
     } else {
+        if (k.beside_canvas) ui::TextDisabled("(the window is too narrow: the editor stays here)");
+        editor_menus(k, ctx);
         editor(k, ctx, ImGui::GetTextLineHeight() * 22);
     }
 
@@ -205,6 +292,53 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     ImGui::PopTextWrapPos();
 }
 
+void kernel_editor_window(UiState& s, const PanelContext& ctx) {
+    const auto area = editor_area(s);
+    if (!area) return;
+    ImGui::SetNextWindowPos(ImVec2(float(area->x), float(area->y)), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(float(area->w), float(area->h)), ImGuiCond_Always);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+    ImGui::Begin("Your kernel##editor window", nullptr, flags);
+    ImGui::PushTextWrapPos(0.0f);
+    editor_menus(s.kernel, ctx);
+    // The code fills the window above Compile, its status and the log (8 lines, when there is one).
+    const float line = ImGui::GetFrameHeightWithSpacing();
+    const float below = line * 2.5f + (s.kernel.log.empty() ? 0.0f : ImGui::GetTextLineHeight() * 8 + line);
+    editor(s.kernel, ctx, -below);
+    ImGui::PopTextWrapPos();
+    ImGui::End();
+}
+
+void replace_kernel_dialog(UiState& s, const PanelContext& ctx) {
+    const char* title = "Replace the kernel?";
+    KernelEditorState& k = s.kernel;
+    if (k.pending) ImGui::OpenPopup(title);
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 43.0f, 0), ImGuiCond_Appearing);
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    if (!k.pending) { // Cancel, Esc, or done
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    const std::string target = kernel_save_target(k.origin_path, k.fallback_path);
+    ui::TextWrapped("The editor holds %s. Loading %s replaces it.",
+                    k.unsaved() ? "changes that are not saved"
+                                : "your last session's kernel, kept only in the autosave",
+                    k.pending->what.c_str());
+    ui::TextWrapped("Save writes it to %s first. Discard replaces it now: a copy stays under Earlier versions, and "
+                    "Undo replace (Ctrl+Z) brings it back.",
+                    target.c_str());
+    if (ctx.messages.failed(Topic::KernelFile)) wrapped(kBad, ctx.messages.text(Topic::KernelFile));
+    if (ui::Button("Save##replace"))
+        ctx.requests.push(request::SaveKernel{target, /*then_quit=*/false, /*then_replace=*/true});
+    ImGui::SameLine();
+    if (ui::Button("Discard##replace")) ctx.requests.push(request::ReplaceKernel{*k.pending, /*confirmed=*/true});
+    ImGui::SameLine();
+    if (ui::Button("Cancel##replace")) k.pending.reset();
+    ImGui::EndPopup();
+}
+
 void unsaved_kernel_dialog(UiState& s, const PanelContext& ctx) {
     const char* title = "Unsaved kernel";
     if (s.unsaved_dialog) ImGui::OpenPopup(title);
@@ -216,11 +350,12 @@ void unsaved_kernel_dialog(UiState& s, const PanelContext& ctx) {
         return;
     }
     KernelEditorState& k = s.kernel;
-    const std::string target = k.path[0] ? std::string(k.path.data()) : k.fallback_path;
+    // Never over a starter in kcanvas's installed data folder: a copy in the user's folder instead.
+    const std::string target = kernel_save_target(k.path.data(), k.fallback_path);
     ui::TextWrapped("The kernel editor has changes that are not saved. Save them to %s before quitting?",
                     target.c_str());
     if (ctx.messages.failed(Topic::KernelFile)) wrapped(kBad, ctx.messages.text(Topic::KernelFile));
-    if (ui::Button("Save")) ctx.requests.push(request::SaveKernel{k.path.data(), /*then_quit=*/true});
+    if (ui::Button("Save")) ctx.requests.push(request::SaveKernel{target, /*then_quit=*/true});
     ImGui::SameLine();
     if (ui::Button("Discard")) ctx.requests.push(request::Quit{/*ask_first=*/false});
     ImGui::SameLine();

@@ -36,10 +36,8 @@ void apply_preset(const Preset& p, UiState& s, Requests& requests) {
         else if (s.sources.loaded(slot))
             requests.push(request::ClearImage{slot});
     }
-    if (!p.kernel_source.empty()) {
-        s.kernel.source = p.kernel_source;
-        requests.push(request::CompileKernel{});
-    }
+    if (!p.kernel_source.empty()) // asks first when the editor's text is in no file (kernel_panel.h)
+        requests.push(request::ReplaceKernel{{p.kernel_source, "", "preset.cu", "the preset's kernel", true, ""}});
     s.teach.block_outlines = p.block_outlines;
     s.teach.pinned_pixel = p.inspect;
     requests.push(request::SetZoom{p.canvas_zoom.value_or(0.0)});

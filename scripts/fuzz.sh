@@ -5,8 +5,9 @@
 #   fuzz_ui_script   the --script parser and each command's arguments (kc::UiScript), seeds tests/fuzz/corpus/script
 #   fuzz_preset      presets (kc::parse_preset: size, depth, types, messages), seeds tests/fuzz/corpus/presets
 #   fuzz_settings    settings.conf and imgui.ini (checked, then loaded into ImGui), seeds tests/fuzz/corpus/settings
-#   scripts/fuzz.sh [seconds]      (seconds for the image target, default 60; the three parsers get 1/2 of
-#                                   it each, the settings 1/4: CI's 60 make 165 s in all)
+#   scripts/fuzz.sh [seconds]      (seconds for the image target, default 60; the command line and the
+#                                   script get 1/2 of it each, presets 1/3, the settings 1/6: CI's 60 make
+#                                   150 s in all, as before presets and settings had targets of their own)
 # Builds the targets in build-fuzz with clang (CPU only), keeps what each learns in
 # build-fuzz/corpus-<target>, and fails on any crash, leak, UB or slow input; the input that did it
 # is left in build-fuzz/findings/ (make it a test: tests/cpu/test_image_files.cpp, tests/cpu/test_cli.cpp,
@@ -14,7 +15,8 @@
 set -euo pipefail
 seconds=${1:-60}
 parser_seconds=$(((seconds + 1) / 2))
-settings_seconds=$(((seconds + 3) / 4))
+preset_seconds=$(((seconds + 2) / 3))
+settings_seconds=$(((seconds + 5) / 6))
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
 "$root/scripts/install-deps.sh" # clang and libclang-rt-14-dev (libFuzzer) among them
@@ -33,5 +35,5 @@ run() {
 run fuzz_load_image "$seconds" images 65536
 run fuzz_cli "$parser_seconds" cli 1024
 run fuzz_ui_script "$parser_seconds" script 4096
-run fuzz_preset "$parser_seconds" presets 16384
+run fuzz_preset "$preset_seconds" presets 16384
 run fuzz_settings "$settings_seconds" settings 8192

@@ -15,10 +15,14 @@ namespace {
 // the time the panel needs to answer a click. Threads the emulator starts inherit this.
 constexpr int kPaintNiceness = 10;
 
-CpuFrame paint_frame(const CpuGridEmulator& emulator, PaintJob job, ResolvedLaunch resolved, bool record_writers,
-                     std::shared_ptr<const CpuInputs> inputs, const std::atomic<bool>& stop) {
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kPaintNiceness); // this thread only (Linux)
+} // namespace
+
+CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, const PaintJob& painted, const ResolvedLaunch& resolved,
+                         bool record_writers, const std::shared_ptr<const CpuInputs>& inputs,
+                         std::vector<Pixel> storage, const std::atomic<bool>* stop) {
     CpuFrame f;
+    f.pixels = std::move(storage);
+    PaintJob job = painted;
     const std::size_t n = std::size_t(job.params.width) * std::size_t(job.params.height);
     if (inputs) {
         job.params.src_a = inputs->a.size() == n ? inputs->a.data() : nullptr;
@@ -31,15 +35,13 @@ CpuFrame paint_frame(const CpuGridEmulator& emulator, PaintJob job, ResolvedLaun
         record.sm = f.writer_sm.data();
     }
     const auto t0 = std::chrono::steady_clock::now();
-    f.refusal = emulator.paint(job, resolved, f.pixels.data(), &f.outputs, record, &stop);
+    f.refusal = emulator.paint(job, resolved, f.pixels.data(), &f.outputs, record, stop);
     f.micros = micros_since(t0);
     f.outputs.histogram_mismatches = -1;           // one plain C++ implementation: nothing to compare
-    job.params.src_a = job.params.src_b = nullptr; // `inputs` dies with this call
+    job.params.src_a = job.params.src_b = nullptr; // `inputs` may die with the caller
     f.job = job;
     return f;
 }
-
-} // namespace
 
 CpuPaintWorker::~CpuPaintWorker() {
     stop_ = true;
@@ -47,11 +49,14 @@ CpuPaintWorker::~CpuPaintWorker() {
 }
 
 void CpuPaintWorker::start(const PaintJob& job, const ResolvedLaunch& resolved, bool record_writers,
-                           std::shared_ptr<const CpuInputs> inputs) {
+                           std::shared_ptr<const CpuInputs> inputs, std::vector<Pixel> storage) {
     stop_ = false;
     started_ = std::chrono::steady_clock::now();
-    frame_ = std::async(std::launch::async, paint_frame, std::cref(emulator_), job, resolved, record_writers,
-                        std::move(inputs), std::cref(stop_));
+    frame_ = std::async(std::launch::async, [this, job, resolved, record_writers, inputs = std::move(inputs),
+                                             storage = std::move(storage)]() mutable {
+        setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kPaintNiceness); // this thread only (Linux)
+        return paint_cpu_frame(emulator_, job, resolved, record_writers, inputs, std::move(storage), &stop_);
+    });
 }
 
 std::optional<CpuFrame> CpuPaintWorker::take(std::chrono::milliseconds wait) {

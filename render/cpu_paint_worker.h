@@ -33,6 +33,13 @@ struct CpuFrame {
     double micros = 0.0;                // the emulator's wall time
 };
 
+// Paints one cpu frame in the calling thread (a frame someone waits for: headless, the tuner).
+// `storage`: the pixels of a frame shown already, to paint into again (a fresh buffer of a 4K
+// canvas would be paged in inside the timed kernel).
+CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, const PaintJob& job, const ResolvedLaunch& resolved,
+                         bool record_writers, const std::shared_ptr<const CpuInputs>& inputs,
+                         std::vector<Pixel> storage = {}, const std::atomic<bool>* stop = nullptr);
+
 class CpuPaintWorker {
 public:
     explicit CpuPaintWorker(const CpuGridEmulator& emulator) : emulator_(emulator) {}
@@ -41,9 +48,10 @@ public:
     CpuPaintWorker(const CpuPaintWorker&) = delete;
     CpuPaintWorker& operator=(const CpuPaintWorker&) = delete;
 
-    // Starts painting `job` (its launch resolved already), reading `inputs`; only when !busy().
+    // Starts painting `job` (its launch resolved already), reading `inputs`, on a thread of its own
+    // at a lower priority than the window's; only when !busy().
     void start(const PaintJob& job, const ResolvedLaunch& resolved, bool record_writers,
-               std::shared_ptr<const CpuInputs> inputs);
+               std::shared_ptr<const CpuInputs> inputs, std::vector<Pixel> storage = {});
     // A frame is in flight, finished or not, and not yet taken.
     bool busy() const { return frame_.valid(); }
     // Waits up to `wait` for the frame in flight; returns it once finished, and the worker is idle.

@@ -133,7 +133,14 @@ std::optional<std::string> FramePainter::paint_on_cpu(const PaintJob& job, const
         if (!earlier) return cpu_result_; // still painting: the last finished picture stays
         put_cpu_frame(std::move(*earlier), canvas);
     }
-    cpu_worker_.start(job, resolved, record_writers_, cpu_inputs_for(sources, canvas));
+    if (!wait) { // waited for anyway: painted here, without a thread to start
+        put_cpu_frame(paint_cpu_frame(emulator_, job, resolved, record_writers_, cpu_inputs_for(sources, canvas),
+                                      std::exchange(cpu_spare_pixels_, {})),
+                      canvas);
+        return cpu_result_;
+    }
+    cpu_worker_.start(job, resolved, record_writers_, cpu_inputs_for(sources, canvas),
+                      std::exchange(cpu_spare_pixels_, {}));
     if (std::optional<CpuFrame> frame = take_cpu_frame(wait)) put_cpu_frame(std::move(*frame), canvas);
     return cpu_result_;
 }
@@ -157,6 +164,7 @@ void FramePainter::put_cpu_frame(CpuFrame frame, Canvas& canvas) {
     outputs_ = std::move(frame.outputs);
     writers_->keep_cpu(std::move(frame.writer_sm), canvas.width(), canvas.height());
     timed_upload(upload_timer_, [&] { canvas.upload_from_host(frame.pixels.data()); });
+    cpu_spare_pixels_ = std::move(frame.pixels); // the next frame paints into it
     route_ = FrameRoute::HostUpload;
     why_copied_.clear();
 }

@@ -141,6 +141,7 @@ private:
     std::shared_ptr<const CpuInputs> cpu_inputs_;
     std::uint64_t cpu_inputs_generation_ = 0;
     std::optional<std::string> cpu_result_; // the refusal of the last cpu frame that finished
+    std::vector<Pixel> cpu_spare_pixels_;   // the last shown frame's buffer, painted into again
     Backend backend_ = Backend::Cpu;
     Present present_ = Present::Direct; // no copy where the frame allows; measured on the H200 (results/)
     FrameRoute route_ = FrameRoute::HostUpload;

@@ -22,6 +22,10 @@ struct CudaOpWorkspace {
     const UserKernel* user_kernel = nullptr;
     DeviceBuffer<Pixel> fallback_a, fallback_b;
     int fallback_width = 0, fallback_height = 0, fallback_cell = 0;
+    // The user's kernel in checked mode: its out-of-range accesses (zeroed before each launch),
+    // and the SM of each block while it keeps a writer record.
+    DeviceBuffer<KcViolation> violation;
+    DeviceBuffer<unsigned> block_sm;
 };
 
 // What an op computed besides pixels (the histogram's bins) on its way to the host. The op's

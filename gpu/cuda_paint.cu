@@ -7,6 +7,7 @@
 #include "gpu/ops/op_list.h"
 #include "gpu/ops/sources.h"
 #include "gpu/registry.h"
+#include "gpu/user_kernel_cuda.h"
 
 namespace kc {
 
@@ -101,43 +102,6 @@ __global__ void copy_to_surface_kernel(const Pixel* __restrict__ pixels, int wid
     SurfaceSink{surface}.put(unsigned(x), unsigned(y), 0, pixels[y * width + x]); // the direct path's swizzle
 }
 
-// The inputs every op falls back to without images: A the gradient, B the checkerboard.
-__global__ void fallback_sources_kernel(OpParams params, Pixel* a, Pixel* b) {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= params.width || y >= params.height) return;
-    const long long i = 1LL * y * params.width + x;
-    a[i] = source_a(x, y, params);
-    b[i] = source_b(x, y, params);
-}
-
-// The user's kernel gets real images for a and b: the loaded ones, or the fallbacks painted once
-// per size and cell.
-void launch_user_kernel(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, cudaStream_t stream,
-                        CudaOpWorkspace& ws) {
-    OpParams p = job.params;
-    if (!ws.user_kernel)
-        throw std::logic_error("user_kernel launched with no kernel loaded"); // the painter refuses first
-    if (!p.src_a || !p.src_b) {
-        const std::size_t pixels = std::size_t(p.width) * p.height;
-        if (ws.fallback_a.size() != pixels || ws.fallback_width != p.width || ws.fallback_cell != p.cell) {
-            ws.fallback_a = DeviceBuffer<Pixel>(pixels);
-            ws.fallback_b = DeviceBuffer<Pixel>(pixels);
-            OpParams generated = p;
-            generated.src_a = generated.src_b = nullptr;
-            const dim3 b(32, 8);
-            fallback_sources_kernel<<<dim3((p.width + 31) / 32, (p.height + 7) / 8), b, 0, stream>>>(
-                generated, ws.fallback_a.data(), ws.fallback_b.data());
-            KC_CUDA_CHECK_THROW(cudaGetLastError());
-            ws.fallback_width = p.width, ws.fallback_height = p.height, ws.fallback_cell = p.cell;
-        }
-        if (!p.src_a) p.src_a = ws.fallback_a.data();
-        if (!p.src_b) p.src_b = ws.fallback_b.data();
-    }
-    ws.user_kernel->launch(Dim3{int(grid.x), int(grid.y), int(grid.z)}, Dim3{int(block.x), int(block.y), int(block.z)},
-                           out, p.width, p.height, p.src_a, p.src_b, p.seconds, stream);
-}
-
 using Launcher = void (*)(const PaintJob&, dim3, dim3, Pixel*, PixelRecord, cudaStream_t, CudaOpWorkspace&);
 
 template <class Op>
@@ -147,8 +111,8 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
         (void)record;
         Op::cuda_launch(CudaCustomLaunch{job, out, stream, ws});
     } else if constexpr (Op::user_code) {
-        (void)record; // the user's code decides who writes what: no writer record
-        launch_user_kernel(job, grid, block, out, stream, ws);
+        (void)job, (void)grid, (void)block, (void)out, (void)record, (void)stream, (void)ws;
+        throw std::logic_error("the user's kernel launches through launch_user_kernel");
     } else {
         (void)ws;
         if (job.view == View::Pixels && !record.sm && !record.writes && job.max_blocks < 0)
@@ -280,17 +244,22 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
         if (auto e = ws.user_kernel->launch_error(job.launch.block)) return e;
     }
     cuda_paint(job, resolved, out, stream, ws, record);
+    cuda_finish_paint(job, resolved, out, record, stream, ws);
     return std::nullopt;
 }
 
 void cuda_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, cudaStream_t stream,
                 CudaOpWorkspace& ws, PixelRecord record) {
-    if (resolved.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
     const Dim3 b = job.launch.block;
     const Dim3& g = resolved.grid;
-    PaintJob prepared = job;
-    prepare_divisors(prepared.params);
-    kLaunchers[job.op](prepared, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
+    if (op_registry()[job.op].user_code) {
+        launch_user_kernel(job, resolved, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
+    } else {
+        if (resolved.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
+        PaintJob prepared = job;
+        prepare_divisors(prepared.params);
+        kLaunchers[job.op](prepared, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
+    }
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 #ifdef KC_DEBUG_SYNC
     KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));
@@ -315,6 +284,12 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
                                       PixelRecord record) {
     CudaOpWorkspace ws; // freed on return; cudaFree waits for the kernels that use it
     return cuda_paint(job, limits, out, stream, ws, record);
+}
+
+void cuda_finish_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,
+                       cudaStream_t stream, CudaOpWorkspace& ws) {
+    if (!op_registry()[job.op].user_code || !record.sm || !out || !user_kernel_needs_colour_pass(job, ws)) return;
+    show_user_kernel_writers(job, resolved.grid, record.sm, out, stream, ws);
 }
 
 } // namespace kc

@@ -34,6 +34,11 @@ void cuda_paint_surface(const PaintJob& job, const ResolvedLaunch& resolved, cud
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
                                       PixelRecord record = {});
 
+// After cuda_paint (outside its time): the user's kernel's record shown as its views and marks
+// (gpu/user_kernel_cuda.h) where `record` holds one; nothing for other ops.
+void cuda_finish_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,
+                       cudaStream_t stream, CudaOpWorkspace& ws);
+
 // Queues job.op's read-back hook (its outputs besides pixels) on `stream` after its kernels, then
 // records rb.ready; nothing for an op without one. `both_variants`: both kernels ran this frame.
 void cuda_read_back(const PaintJob& job, bool both_variants, cudaStream_t stream, CudaOpWorkspace& ws,

@@ -60,6 +60,11 @@ ResolvedLaunch resolve_launch(const PaintJob& job, const DeviceLimits& limits) {
         // Which pixels the user's code writes is unknown before it runs: hatch them all first, so
         // what no thread writes shows as uncovered instead of last frame's picture.
         r.clear_first = true;
+        if (job.view != View::Pixels && r.grid.count() * job.launch.block.count() > (long long)kMaxRecordedThreads)
+            r.refusal = fmt::format("the views of your kernel tell apart at most {} threads, and grid {} of blocks {} "
+                                    "launches {}: choose the pixels view, or a smaller grid",
+                                    kMaxRecordedThreads, to_string(r.grid), to_string(job.launch.block),
+                                    r.grid.count() * job.launch.block.count());
         return r;
     }
     if (job.launch.pixels_per_thread == 4 && job.view != View::Pixels) {

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "gpu/kernel_check.h"
 #include "gpu/launch_config.h"
 #include "gpu/op_params.h"
 #include "gpu/thread_body.h"
@@ -21,6 +22,8 @@ struct PaintJob {
     // Step mode: only blocks whose launch-order number (x fastest, then y, z) is below this paint;
     // the rest return at once. Negative: no limit.
     long long max_blocks = -1;
+    // The user's kernel in checked mode: what its writer record adds to the picture.
+    WriterMarks marks;
 };
 
 // A job's launch, resolved and checked once per frame: what the painter runs and what the panel,

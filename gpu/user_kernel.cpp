@@ -16,52 +16,6 @@ namespace kc {
 
 namespace {
 
-// Compiled before the user's code. Self-contained (NVRTC sees no project headers); the Pixel layout
-// is gpu/pixel.h's: B,G,R,A bytes.
-constexpr std::string_view kPrelude = R"prelude(#line 1 "kcanvas_prelude.cuh"
-// kcanvas prelude: compiled before your kernel (read-only).
-// Canvas pixels are 8-bit B,G,R,A in memory (OpenCV's order), one 32-bit word each.
-struct __align__(4) Pixel {
-    unsigned char b, g, r, a;
-};
-
-__device__ inline int clamp255(int v) { return v < 0 ? 0 : (v > 255 ? 255 : v); }
-
-// An opaque pixel from red, green, blue in 0..255 (clamped).
-__device__ inline Pixel make_pixel(int r, int g, int b) {
-    Pixel p;
-    p.r = (unsigned char)clamp255(r), p.g = (unsigned char)clamp255(g), p.b = (unsigned char)clamp255(b), p.a = 255;
-    return p;
-}
-// The same from floats in 0..1 (rounded, clamped).
-__device__ inline Pixel make_pixel_f(float r, float g, float b) {
-    return make_pixel(__float2int_rn(r * 255.0f), __float2int_rn(g * 255.0f), __float2int_rn(b * 255.0f));
-}
-
-// Pixel i of an image (i = y * width + x): one 32-bit read-only load.
-__device__ inline Pixel load(const Pixel* image, int i) {
-    const unsigned v = __ldg(reinterpret_cast<const unsigned*>(image) + i);
-    Pixel p;
-    p.b = (unsigned char)v, p.g = (unsigned char)(v >> 8), p.r = (unsigned char)(v >> 16), p.a = (unsigned char)(v >> 24);
-    return p;
-}
-// Writes pixel i of an image with one 32-bit store (out[i] = p may become four byte stores).
-__device__ inline void store(Pixel* image, int i, Pixel p) {
-    reinterpret_cast<unsigned*>(image)[i] = p.b | p.g << 8 | p.r << 16 | (unsigned)p.a << 24;
-}
-
-// round(w * p + (1 - w) * q) per channel.
-__device__ inline Pixel mix(Pixel p, Pixel q, float w) {
-    return make_pixel((int)(w * p.r + (1.0f - w) * q.r + 0.5f), (int)(w * p.g + (1.0f - w) * q.g + 0.5f),
-                      (int)(w * p.b + (1.0f - w) * q.b + 0.5f));
-}
-
-// The kernel kcanvas launches with the panel's block and grid. out, a and b hold width*height
-// pixels, row-major; a and b are the input images (else the gradient and the checkerboard);
-// t is seconds since the start. Pixels your threads do not write stay hatched.
-extern "C" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t);
-)prelude";
-
 // The few NVRTC entry points kcanvas uses, resolved with dlsym; types as in nvrtc.h.
 using nvrtcResult = int;
 using nvrtcProgram = struct _nvrtcProgram*;
@@ -155,8 +109,6 @@ std::optional<std::string> pick_target(const Nvrtc& n, ComputeCapability cc, std
 
 } // namespace
 
-std::string_view user_kernel_prelude() { return kPrelude; }
-
 std::optional<std::string> nvrtc_unavailable_reason() { return nvrtc().error; }
 
 const StarterKernel* find_starter(std::string_view name) {
@@ -204,8 +156,10 @@ std::optional<std::string> take_image(const Nvrtc& n, nvrtcProgram program, bool
 }
 
 // compile_user_kernel() but for the clock.
-KernelCompile compile_with_nvrtc(std::string_view source, ComputeCapability cc, std::string_view file_name) {
+KernelCompile compile_with_nvrtc(std::string_view source, ComputeCapability cc, std::string_view file_name,
+                                 KernelMode mode) {
     KernelCompile result;
+    result.mode = mode;
     const Nvrtc& n = nvrtc();
     if (n.error) {
         result.log = *n.error;
@@ -218,7 +172,12 @@ KernelCompile compile_with_nvrtc(std::string_view source, ComputeCapability cc, 
     }
     // #line makes NVRTC count the user's lines from 1 under their file's name.
     const std::string name(file_name.empty() ? "kernel.cu" : file_name);
-    const std::string text = fmt::format("{}#line 1 \"{}\"\n{}\n", kPrelude, name, source);
+    const CompileText kernel = kernel_text(source, name, mode);
+    if (kernel.refusal) {
+        result.log = *kernel.refusal;
+        return result;
+    }
+    const std::string& text = kernel.text;
     nvrtcProgram program = nullptr;
     if (nvrtcResult r = n.CreateProgram(&program, text.c_str(), name.c_str(), 0, nullptr, nullptr);
         r != kNvrtcSuccess) {
@@ -251,9 +210,10 @@ KernelCompile compile_with_nvrtc(std::string_view source, ComputeCapability cc, 
 
 } // namespace
 
-KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc, std::string_view file_name) {
+KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc, std::string_view file_name,
+                                  KernelMode mode) {
     const auto t0 = std::chrono::steady_clock::now();
-    KernelCompile result = compile_with_nvrtc(source, cc, file_name);
+    KernelCompile result = compile_with_nvrtc(source, cc, file_name, mode);
     result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }
@@ -280,7 +240,8 @@ UserKernel UserKernel::load(const KernelCompile& compiled) {
             fmt::format("the GPU cannot load the compiled kernel ({}): {}", compiled.target, cudaGetErrorString(e)));
     }
     k.library_ = CudaLibrary(library);
-    if (const cudaError_t e = cudaLibraryGetKernel(&k.kernel_, library, "paint"); e != cudaSuccess) {
+    k.mode_ = compiled.mode;
+    if (const cudaError_t e = cudaLibraryGetKernel(&k.kernel_, library, kernel_entry(k.mode_)); e != cudaSuccess) {
         (void)cudaGetLastError();
         throw std::runtime_error("your code defines no kernel named paint: keep the signature\n"
                                  "  extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* "
@@ -299,15 +260,16 @@ std::optional<std::string> UserKernel::launch_error(const Dim3& block) const {
 }
 
 void UserKernel::launch(const Dim3& grid, const Dim3& block, Pixel* out, int width, int height, const Pixel* a,
-                        const Pixel* b, float t, cudaStream_t stream) const {
-    void* args[] = {&out, &width, &height, &a, &b, &t};
+                        const Pixel* b, float t, KcCheck check, cudaStream_t stream) const {
+    void* args[] = {&out, &width, &height, &a, &b, &t, &check}; // raw mode's paint takes the first six
+
     KC_CUDA_CHECK_THROW(cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), dim3(grid.x, grid.y, grid.z),
                                          dim3(block.x, block.y, block.z), args, 0, stream));
 }
 
-KernelCompile UserKernelSlot::compile(std::string_view source, std::string_view file_name,
+KernelCompile UserKernelSlot::compile(std::string_view source, std::string_view file_name, KernelMode mode,
                                       const std::function<void()>& finish_in_flight) {
-    KernelCompile compiled = compile_user_kernel(source, cc_, file_name);
+    KernelCompile compiled = compile_user_kernel(source, cc_, file_name, mode);
     if (!compiled.ok) return compiled;
     try {
         UserKernel loaded = UserKernel::load(compiled);

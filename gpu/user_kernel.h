@@ -4,8 +4,9 @@
 // dlopen when first needed, so kcanvas starts on machines with only the driver and says what is
 // missing when a kernel is compiled there. kcanvas links neither libnvrtc nor libcuda.
 //
-// The user's source is compiled after a prelude (user_kernel_prelude(), shown read-only in the
-// panel) that defines Pixel, a few helpers and the kernel's declaration:
+// The user's source is compiled after a prelude (gpu/kernel_source.h, shown read-only in the
+// panel) that defines Pixel, a few helpers and, in checked mode (the default), the checked views
+// out, a and b reach the kernel as. The kernel's signature:
 //   extern "C" __global__ void paint(Pixel* out, int width, int height,
 //                                    const Pixel* a, const Pixel* b, float t);
 // out, a and b are width*height pixels, row-major; a and b are the input images (else the gradient
@@ -18,6 +19,9 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu/kernel_source.h"
+#include "gpu/prelude/kcanvas_check_abi.h"
+
 #ifdef KC_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
@@ -28,10 +32,6 @@
 #endif
 
 namespace kc {
-
-// The text compiled before every user kernel; `#line` directives make NVRTC number the user's
-// lines from 1, so "gradient.cu(7)" in a log is line 7 of what the user typed.
-std::string_view user_kernel_prelude();
 
 // A kernel shipped in assets/kernels (built into the binary): its file name without ".cu", a
 // title (the file's first comment line) and the source.
@@ -57,6 +57,7 @@ std::optional<std::string> nvrtc_unavailable_reason();
 
 struct KernelCompile {
     bool ok = false;
+    KernelMode mode = KernelMode::Checked;
     std::string log;         // NVRTC's messages (warnings too), or why it did not run
     std::string target;      // "sm_90" (a CUBIN), or "compute_XY" (PTX the driver finishes)
     std::vector<char> image; // the CUBIN, or NUL-terminated PTX
@@ -64,9 +65,10 @@ struct KernelCompile {
 };
 
 // Compiles the user's `source` (the prelude is added) for a GPU of capability `cc`. Needs NVRTC
-// but no GPU. `file_name` names the source in the log ("kernel.cu(7): error: ...").
+// but no GPU. `file_name` names the source in the log ("kernel.cu(7): error: ..."); the line
+// numbers are the user's in both modes.
 KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc,
-                                  std::string_view file_name = "kernel.cu");
+                                  std::string_view file_name = "kernel.cu", KernelMode mode = KernelMode::Checked);
 
 #ifdef KC_HAVE_CUDA
 ComputeCapability current_device_capability(); // throws CudaError
@@ -84,8 +86,10 @@ public:
 
     // Why `block` cannot launch this kernel (its registers limit the threads per block), or nullopt.
     std::optional<std::string> launch_error(const Dim3& block) const;
+    // `check` goes to checked mode's entry (views, step mode, the violation record); raw mode ignores it.
     void launch(const Dim3& grid, const Dim3& block, Pixel* out, int width, int height, const Pixel* a, const Pixel* b,
-                float t, cudaStream_t stream) const;
+                float t, KcCheck check, cudaStream_t stream) const;
+    KernelMode mode() const { return mode_; }
     int registers_per_thread() const { return attributes_.numRegs; }
     int max_threads_per_block() const { return attributes_.maxThreadsPerBlock; }
 
@@ -94,6 +98,7 @@ private:
     CudaLibrary library_;
     cudaKernel_t kernel_{};
     cudaFuncAttributes attributes_{};
+    KernelMode mode_ = KernelMode::Checked;
 };
 
 // The user's kernel through its life in a painter: compiled for one GPU, loaded, run until a
@@ -104,7 +109,7 @@ public:
     // Compiles and loads `source`; on success it replaces the running kernel once
     // `finish_in_flight` has returned (it waits for frames that may still run the old one, and may
     // throw CudaContextLost). Other load failures come back in the log, with ok false.
-    KernelCompile compile(std::string_view source, std::string_view file_name,
+    KernelCompile compile(std::string_view source, std::string_view file_name, KernelMode mode,
                           const std::function<void()>& finish_in_flight);
     const UserKernel* kernel() const { return kernel_ ? &*kernel_ : nullptr; }
     const std::string& source() const { return source_; } // of the kernel that runs (saved when it faults)

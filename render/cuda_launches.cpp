@@ -4,6 +4,7 @@
 #include "gpu/cuda_check.h"
 #include "gpu/cuda_paint.h"
 #include "gpu/registry.h"
+#include "gpu/user_kernel_cuda.h"
 
 namespace kc {
 
@@ -57,8 +58,8 @@ void CudaLaunches::launch(const CudaFrame& f, const PaintTarget& target) {
     }
     const bool timed = kernel_timer_.begin(s);
     const bool vt = info.variants > 1 && variant_timer_[run.params.variant].begin(s);
-    // The user's code decides which thread writes which pixel: no writer record for it.
-    const bool record = f.record && !info.user_code;
+    // The user's kernel records who wrote each pixel in checked mode, for its views and marks too.
+    const bool record = info.user_code ? user_kernel_records(run, workspace_, f.record) : f.record;
     const PixelRecord kept = f.writers.for_cuda(record, run.params.width, run.params.height, s);
     if (!out) // direct: the painter allowed it (direct_write_refusal), so nothing is kept
         cuda_paint_surface(run, f.resolved, static_cast<cudaSurfaceObject_t>(target.surface), s);
@@ -66,6 +67,7 @@ void CudaLaunches::launch(const CudaFrame& f, const PaintTarget& target) {
         cuda_paint(run, f.resolved, out, s, workspace_, kept);
     if (vt) variant_timer_[run.params.variant].end(s);
     if (timed) kernel_timer_.end(s);
+    if (out) cuda_finish_paint(run, f.resolved, out, kept, s, workspace_); // the views' colours: not the kernel's time
     cuda_read_back(run, f.both_variants, s, workspace_, read_back_);
 }
 
@@ -77,8 +79,8 @@ void CudaLaunches::collect(StageTimes& times, OpOutputs& outputs, bool wait) {
         cuda_take_read_back(read_back_, outputs);
 }
 
-KernelCompile CudaLaunches::compile_user_kernel(std::string_view source, std::string_view file_name) {
-    return user_kernel_.compile(source, file_name, [&] {
+KernelCompile CudaLaunches::compile_user_kernel(std::string_view source, std::string_view file_name, KernelMode mode) {
+    return user_kernel_.compile(source, file_name, mode, [&] {
         faults_lose_the_context([&] { KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get())); });
     });
 }

@@ -49,7 +49,7 @@ public:
     void collect(StageTimes& times, OpOutputs& outputs, bool wait);
 
     // Compiles the user's kernel for this GPU; see UserKernelSlot.
-    KernelCompile compile_user_kernel(std::string_view source, std::string_view file_name);
+    KernelCompile compile_user_kernel(std::string_view source, std::string_view file_name, KernelMode mode);
     const UserKernelSlot& user_kernel() const { return user_kernel_; }
 
 private:

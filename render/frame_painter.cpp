@@ -214,13 +214,14 @@ std::string FramePainter::user_code_advice() const {
     return "; choose the " + usable + " backend";
 }
 
-KernelCompile FramePainter::compile_user_kernel(std::string_view source, std::string_view file_name) {
+KernelCompile FramePainter::compile_user_kernel(std::string_view source, std::string_view file_name, KernelMode mode) {
     if (cuda_) {
-        KernelCompile compiled = painter_cuda::compile_user_kernel(*cuda_, source, file_name);
+        KernelCompile compiled = painter_cuda::compile_user_kernel(*cuda_, source, file_name, mode);
         if (compiled.ok) times_.clear();
         return compiled;
     }
     KernelCompile failed;
+    failed.mode = mode;
     failed.log = "live kernels need a CUDA GPU: " + why_not_[static_cast<int>(Backend::CudaStaged)];
     return failed;
 }

@@ -107,7 +107,8 @@ public:
     // Compiles the user's kernel (op user_kernel) with NVRTC for this painter's GPU and loads it;
     // from the next paint on it runs. On failure the previous kernel, if any, keeps running and
     // the log says why (NVRTC missing, no CUDA GPU, the compiler's errors).
-    KernelCompile compile_user_kernel(std::string_view source, std::string_view file_name = "kernel.cu");
+    KernelCompile compile_user_kernel(std::string_view source, std::string_view file_name = "kernel.cu",
+                                      KernelMode mode = KernelMode::Checked);
     bool has_user_kernel() const;
     // The source of the kernel that runs now (saved when it faults).
     const std::string& user_kernel_source() const;

@@ -23,7 +23,9 @@ Started start(std::optional<int>) {
 
 const DeviceInfo& device_info(const PainterCuda&) { unreachable_without_cuda(); }
 double copy_gbs(const PainterCuda&) { unreachable_without_cuda(); }
-KernelCompile compile_user_kernel(PainterCuda&, std::string_view, std::string_view) { unreachable_without_cuda(); }
+KernelCompile compile_user_kernel(PainterCuda&, std::string_view, std::string_view, KernelMode) {
+    unreachable_without_cuda();
+}
 bool has_user_kernel(const PainterCuda&) { unreachable_without_cuda(); }
 const std::string& user_kernel_source(const PainterCuda&) { unreachable_without_cuda(); }
 std::optional<std::string> user_kernel_refusal(const PainterCuda&, const Dim3&) { unreachable_without_cuda(); }

@@ -101,8 +101,9 @@ Started start(std::optional<int> gpu) {
 const DeviceInfo& device_info(const PainterCuda& cuda) { return cuda.launches.info(); }
 double copy_gbs(const PainterCuda& cuda) { return cuda.launches.copy_gbs(); }
 
-KernelCompile compile_user_kernel(PainterCuda& cuda, std::string_view source, std::string_view file_name) {
-    return cuda.launches.compile_user_kernel(source, file_name);
+KernelCompile compile_user_kernel(PainterCuda& cuda, std::string_view source, std::string_view file_name,
+                                  KernelMode mode) {
+    return cuda.launches.compile_user_kernel(source, file_name, mode);
 }
 bool has_user_kernel(const PainterCuda& cuda) { return cuda.launches.user_kernel().kernel() != nullptr; }
 const std::string& user_kernel_source(const PainterCuda& cuda) { return cuda.launches.user_kernel().source(); }

@@ -39,7 +39,8 @@ Started start(std::optional<int> gpu);
 const DeviceInfo& device_info(const PainterCuda& cuda);
 double copy_gbs(const PainterCuda& cuda);
 
-KernelCompile compile_user_kernel(PainterCuda& cuda, std::string_view source, std::string_view file_name);
+KernelCompile compile_user_kernel(PainterCuda& cuda, std::string_view source, std::string_view file_name,
+                                  KernelMode mode);
 bool has_user_kernel(const PainterCuda& cuda);
 const std::string& user_kernel_source(const PainterCuda& cuda);
 // Why the user's kernel cannot launch `block` (or none is compiled); nullopt when it can.

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu/kernel_check.h"
 #include "gpu/launch_config.h"
 #include "gpu/op_params.h"
 
@@ -37,6 +38,9 @@ struct OpOutputs {
     int histogram_mismatches = -1; // CUDA, both variants run: bins where they differ (-1: not compared)
     // matmul (cpu backend only): C, row-major N x N
     std::vector<float> matmul_c;
+    // user_kernel in checked mode: what the last read-back frame's views caught (count 0: none)
+    KernelViolations violations;
+    bool has_violations = false; // a checked frame has been read back
 };
 
 struct CudaCustomLaunch; // cuda_ops.h

@@ -14,6 +14,9 @@ struct UserKernelOp : UserCodeOp {
         "pixels no thread writes stay hatched";
     static constexpr unsigned inputs = kUsesImageA | kUsesImageB;
     static constexpr int bytes_read_per_pixel = 0; // unknown: bandwidth counts the writes only
+    // Checked mode's out-of-range accesses on their way to the host (gpu/user_kernel_cuda.cu).
+    static void cuda_read_back(const CudaCustomLaunch& l, bool both_variants, CudaReadback& rb);
+    static void take_read_back(const CudaReadback& rb, OpOutputs& out);
 };
 
 } // namespace kc

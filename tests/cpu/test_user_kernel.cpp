@@ -73,11 +73,17 @@ TEST_F(Nvrtc, ASyntaxErrorNamesTheUsersLineNotThePreludesLine) {
 }
 
 TEST_F(Nvrtc, AWrongSignatureIsACompileErrorOnTheUsersLine) {
-    const KernelCompile k =
-        compile_user_kernel("\nextern \"C\" __global__ void paint(Pixel* out, int width) {}\n", kH200, "sig.cu");
-    EXPECT_FALSE(k.ok);
-    EXPECT_NE(k.log.find("sig.cu(2)"), std::string::npos) << k.log;
-    EXPECT_NE(k.log.find("hint: paint must keep the signature"), std::string::npos) << k.log;
+    const std::string source = "\nextern \"C\" __global__ void paint(Pixel* out, int width) {}\n";
+    const KernelCompile raw = compile_user_kernel(source, kH200, "sig.cu", KernelMode::Raw);
+    EXPECT_FALSE(raw.ok);
+    EXPECT_NE(raw.log.find("sig.cu(2)"), std::string::npos) << raw.log;
+    EXPECT_NE(raw.log.find("hint: paint must keep the signature"), std::string::npos) << raw.log;
+    // Checked mode refuses before NVRTC runs, on the same line, and names the way out.
+    const KernelCompile checked = compile_user_kernel(source, kH200, "sig.cu", KernelMode::Checked);
+    EXPECT_FALSE(checked.ok);
+    EXPECT_NE(checked.log.find("sig.cu(2): error: checked mode needs paint's signature"), std::string::npos)
+        << checked.log;
+    EXPECT_NE(checked.log.find("--kernel-mode raw"), std::string::npos) << checked.log;
 }
 
 TEST_F(Nvrtc, PreludeHelpersNeedNoQualifiers) {
@@ -102,8 +108,8 @@ TEST(UserKernel, StartersInTheBinaryAreTheFilesInAssets) {
         EXPECT_FALSE(s.title.empty()) << s.name;
         EXPECT_EQ(s.title.find("//"), std::string::npos) << s.title;
     }
-    EXPECT_NE(user_kernel_prelude().find("struct __align__(4) Pixel"), std::string::npos);
-    EXPECT_NE(user_kernel_prelude().find("extern \"C\" __global__ void paint("), std::string::npos);
+    EXPECT_NE(user_kernel_prelude(KernelMode::Raw).find("struct __align__(4) Pixel"), std::string::npos);
+    EXPECT_NE(user_kernel_prelude(KernelMode::Raw).find("extern \"C\" __global__ void paint("), std::string::npos);
 }
 
 TEST(UserKernel, IsInTheRegistryAndTheCpuBackendRefusesItWithAReason) {

@@ -277,7 +277,7 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     }
 
     if (ui::TreeNode("Prelude (compiled before your code, read-only)")) {
-        const std::string_view prelude = user_kernel_prelude();
+        const std::string prelude = user_kernel_prelude(KernelMode::Checked);
         ImGui::BeginChild("prelude", ImVec2(0, ImGui::GetTextLineHeight() * 14), true,
                           ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::PushFont(mono_font());

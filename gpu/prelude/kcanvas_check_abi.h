@@ -1,0 +1,42 @@
+#pragma once
+// What the checked views of the user's kernel share with kcanvas: compiled into the host code
+// (gpu/kernel_check.h) and, as text, into every checked kernel's prelude (NVRTC, or the CPU
+// compiler), so both sides read one layout. Plain C++: no includes, no namespaces.
+
+// KcViolation's x and y when the access used an index, not out(x, y).
+#define KC_NO_XY (-2147483647 - 1)
+
+// The out-of-range accesses of one launch: how many, and the first in full. kcanvas zeroes it
+// before the launch; the thread that raises `claimed` from 0 fills the rest.
+struct KcViolation {
+    unsigned count;    // out-of-range accesses (saturates at 2^32 - 1)
+    unsigned claimed;  // 1 once a thread has filled the fields below
+    int write;         // 1: a write (out[i] = p, store), 0: a read (load, a[i])
+    int image;         // 0: out, 1: a, 2: b
+    long long index;   // the index used: out[i]'s i, or y * width + x for out(x, y)
+    int x, y;          // out(x, y)'s arguments; both KC_NO_XY when an index was used
+    unsigned block[3]; // blockIdx of the thread
+    unsigned thread[3];
+    unsigned block_dim[3];
+    unsigned grid_dim[3];
+    int width, height; // the canvas' size
+};
+
+// Who wrote each pixel, kept when the views or the inspector need it.
+//   writers[i]: 0 while no thread has written pixel i; else the low 28 bits hold the writing
+//               thread's number in the launch plus one (block in launch order * threads per block
+//               + thread in block + 1), the top 4 bits how many threads wrote it (1..15, saturating).
+//   block_sm[b]: the SM (the CPU emulator: its worker) that ran block b, for b < blocks.
+struct KcRecord {
+    unsigned* writers;
+    unsigned* block_sm;
+    unsigned long long blocks;
+};
+
+// The launch's settings for the checked entry kernel (by value).
+struct KcCheck {
+    KcViolation* violation; // never null
+    KcRecord record;        // record.writers null: nothing recorded
+    long long max_blocks;   // step mode: blocks from this number in launch order return at once; < 0: all run
+    int identity;           // 1: writes record the writer only (record.writers is the canvas itself)
+};

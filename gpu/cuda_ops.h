@@ -26,6 +26,7 @@ struct CudaOpWorkspace {
     // and the SM of each block while it keeps a writer record.
     DeviceBuffer<KcViolation> violation;
     DeviceBuffer<unsigned> block_sm;
+    unsigned long long recorded_block_threads = 0; // threads per block of the last recorded launch
 };
 
 // What an op computed besides pixels (the histogram's bins) on its way to the host. The op's

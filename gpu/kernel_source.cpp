@@ -109,8 +109,8 @@ std::optional<std::string> signature_edits(std::string_view s, const std::vector
     bool global = false;
     for (std::size_t k = first; k < at; ++k) {
         const std::string_view word = s.substr(t[k].begin, t[k].end - t[k].begin);
-        if (t[k].kind == 'i' && word == "__global__")
-            global = true, edits.push_back({t[k].begin, t[k].end, "__device__"});
+        if (t[k].kind == 'i' && word == "__global__") // inlined into kc_paint_checked: the views stay in registers
+            global = true, edits.push_back({t[k].begin, t[k].end, "__device__ __forceinline__"});
         if (t[k].kind == 'i' && word == "extern" && k + 1 < at && t[k + 1].kind == 's')
             edits.push_back({t[k].begin, t[k + 1].end, ""});
     }

@@ -6,7 +6,7 @@
 // user's code, it changes only paint's signature, word for word and without moving a line:
 //   extern "C" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t)
 // becomes
-//              __device__ void paint(KcOut  out, int width, int height, KcIn         a, KcIn         b, float t)
+//              __device__ __forceinline__ void paint( KcOut out, int width, int height, KcIn a        , ...
 // and kc_paint_checked (entry_checked.cuh) calls it with the views. Raw mode compiles the code as
 // written, paint being the kernel.
 #include <optional>

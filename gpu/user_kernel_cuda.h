@@ -18,7 +18,8 @@ void launch_user_kernel(const PaintJob& job, const ResolvedLaunch& resolved, dim
                         PixelRecord record, cudaStream_t stream, CudaOpWorkspace& ws);
 
 // Whether launch_user_kernel keeps a record for `job` (checked mode, a view or marks or the
-// inspector asked for one) and so wants the colour pass after it.
+// inspector asked for one); a launch that keeps one needs the colour pass after it (it hatches the
+// unwritten pixels), which cuda_finish_paint runs.
 bool user_kernel_records(const PaintJob& job, const CudaOpWorkspace& ws, bool inspector);
 bool user_kernel_needs_colour_pass(const PaintJob& job, const CudaOpWorkspace& ws);
 

@@ -79,6 +79,18 @@ void CudaLaunches::collect(StageTimes& times, OpOutputs& outputs, bool wait) {
         cuda_take_read_back(read_back_, outputs);
 }
 
+std::optional<unsigned> CudaLaunches::user_kernel_block_sm(unsigned word) {
+    const unsigned long long threads = workspace_.recorded_block_threads;
+    if (word == 0 || threads == 0) return std::nullopt;
+    const unsigned long long block = ((word & 0x0FFFFFFFu) - 1u) / threads;
+    if (block >= workspace_.block_sm.size()) return std::nullopt;
+    unsigned sm = 0;
+    KC_CUDA_CHECK_THROW(
+        cudaMemcpyAsync(&sm, workspace_.block_sm.data() + block, sizeof sm, cudaMemcpyDeviceToHost, stream_.get()));
+    KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
+    return sm;
+}
+
 KernelCompile CudaLaunches::compile_user_kernel(std::string_view source, std::string_view file_name, KernelMode mode) {
     return user_kernel_.compile(source, file_name, mode, [&] {
         faults_lose_the_context([&] { KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get())); });

@@ -51,6 +51,9 @@ public:
     // Compiles the user's kernel for this GPU; see UserKernelSlot.
     KernelCompile compile_user_kernel(std::string_view source, std::string_view file_name, KernelMode mode);
     const UserKernelSlot& user_kernel() const { return user_kernel_; }
+    // The SM that ran the block of writer record word `word` in the last recorded launch of the
+    // user's kernel; waits for the stream (the inspector only).
+    std::optional<unsigned> user_kernel_block_sm(unsigned word);
 
 private:
     DeviceInfo info_;

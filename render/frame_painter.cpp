@@ -242,6 +242,13 @@ std::optional<unsigned> FramePainter::sm_of_pixel(int x, int y) {
     return writers_->read_cpu(x, y);
 }
 
+std::optional<FramePainter::RecordedWord> FramePainter::user_kernel_writer(int x, int y) {
+    if (!cuda_ || backend_ == Backend::Cpu) return std::nullopt; // the CPU backend keeps no record of your kernel yet
+    const std::optional<unsigned> word = painter_cuda::sm_of_pixel(*cuda_, *writers_, x, y); // the record's word
+    if (!word) return std::nullopt;
+    return RecordedWord{*word, *word ? painter_cuda::user_kernel_block_sm(*cuda_, *word) : std::nullopt};
+}
+
 double FramePainter::copy_gbs() const {
     if (cuda_ && backend_ != Backend::Cpu) return painter_cuda::copy_gbs(*cuda_);
     return 0.0;

@@ -117,6 +117,14 @@ public:
     // costs a write per pixel. sm_of_pixel reads one entry of the last paint that kept it.
     void record_writers(bool on) { record_writers_ = on; }
     std::optional<unsigned> sm_of_pixel(int x, int y);
+    // The user's kernel in checked mode: the writer record's word for pixel (x, y) of the last paint
+    // that kept one (gpu/kernel_check.h decodes it) and the SM of the writer's block; nullopt when
+    // none was kept (raw mode, the inspector just turned on).
+    struct RecordedWord {
+        unsigned word = 0;
+        std::optional<unsigned> sm;
+    };
+    std::optional<RecordedWord> user_kernel_writer(int x, int y);
     // The copy bandwidth (GB/s) the roofline of the active backend's kernels is stated against,
     // measured once when CUDA started; 0 on the cpu backend, which states no roofline.
     double copy_gbs() const;

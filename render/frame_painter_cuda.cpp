@@ -134,5 +134,9 @@ std::optional<unsigned> sm_of_pixel(PainterCuda& cuda, WriterRecord& writers, in
     return faults_lose_the_context([&] { return writers.read_cuda(x, y, cuda.launches.stream()); });
 }
 
+std::optional<unsigned> user_kernel_block_sm(PainterCuda& cuda, unsigned word) {
+    return faults_lose_the_context([&] { return cuda.launches.user_kernel_block_sm(word); });
+}
+
 } // namespace painter_cuda
 } // namespace kc

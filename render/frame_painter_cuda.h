@@ -71,6 +71,8 @@ void leave_frames(PainterCuda& cuda);
 void collect(PainterCuda& cuda, StageTimes& times, OpOutputs& outputs, bool wait, FrameRoute route);
 // Which SM wrote pixel (x, y) in the last paint that kept a record.
 std::optional<unsigned> sm_of_pixel(PainterCuda& cuda, WriterRecord& writers, int x, int y);
+// The SM that ran the block of the user kernel's writer `word` (its record; read synchronously).
+std::optional<unsigned> user_kernel_block_sm(PainterCuda& cuda, unsigned word);
 
 } // namespace painter_cuda
 } // namespace kc

@@ -545,6 +545,93 @@ void time_matmul_kernels(BenchContext& c, std::vector<Row>& rows) {
 }
 #endif
 
+// The user kernel's modes on each starter: raw pointers, checked views, checked with the writer
+// record (pixels view, repeats tinted), checked with a thread view. Each row's kernel median (the
+// kernel and the hatching before it, as the panel times them) and its ratio to raw on the same
+// starter, size and block, measured in this run. The record's colour pass is not the kernel's time.
+struct UserMode {
+    const char* name;
+    KernelMode mode;
+    View view;
+    WriterMarks marks;
+};
+constexpr UserMode kUserModes[] = {{"raw", KernelMode::Raw, View::Pixels, {}},
+                                   {"checked", KernelMode::Checked, View::Pixels, {}},
+                                   {"checked+record", KernelMode::Checked, View::Pixels, {true, false}},
+                                   {"checked+views", KernelMode::Checked, View::Block, {}}};
+
+std::optional<double> user_mode_kernel_us(BenchContext& c, const StarterKernel& s, const UserMode& m, Canvas& canvas,
+                                          const SourceImages& sources) {
+    const KernelCompile k = c.painter.compile_user_kernel(s.source, std::string(s.name) + ".cu", m.mode);
+    if (!k.ok) {
+        fmt::print(stderr, "skipping {} ({}): {}\n", s.name, m.name, k.log);
+        return std::nullopt;
+    }
+    PaintJob job;
+    job.op = find_op("user_kernel")->index;
+    job.params.width = canvas.width(), job.params.height = canvas.height();
+    job.launch.block = c.plan.block;
+    job.view = m.view;
+    job.marks = m.marks;
+    for (int i = 0; i < c.o.warmup + c.o.reps; ++i) {
+        if (i == c.o.warmup) c.painter.times().clear();
+        if (auto e = c.painter.paint(job, canvas, &sources, false)) {
+            fmt::print(stderr, "skipping {} ({}): {}\n", s.name, m.name, *e);
+            return std::nullopt;
+        }
+        c.painter.collect_timings();
+        c.watchdog.beat();
+    }
+    c.painter.collect_timings(true);
+    return c.painter.times().kernel.median();
+}
+
+void time_user_kernel_modes(BenchContext& c, std::vector<Row>& rows) {
+    for (auto [w, h] : c.plan.sizes) {
+        Canvas canvas(w, h);
+        SourceImages sources;
+        sources.fit(w, h);
+        sources.set(0, noise_image(w, h, 1), "noise A");
+        sources.set(1, noise_image(w, h, 2), "noise B");
+        for (const StarterKernel& s : starter_kernels()) {
+            double raw_us = 0;
+            for (const UserMode& m : kUserModes) {
+                progress(fmt::format("user_kernel {} {} {}x{}", s.name, m.name, w, h));
+                const auto us = user_mode_kernel_us(c, s, m, canvas, sources);
+                if (!us) continue;
+                if (m.mode == KernelMode::Raw) raw_us = *us;
+                const std::string variant =
+                    fmt::format("{} {} ({:.2f}x raw)", s.name, m.name, raw_us > 0 ? *us / raw_us : 0.0);
+                fmt::print("user_kernel {}x{} block {}: {}: kernel {:.2f} us\n", w, h, to_string(c.plan.block), variant,
+                           *us);
+                rows.push_back(Row{"user_kernel",
+                                   fmt::format("{}x{}", w, h),
+                                   "cuda",
+                                   "-",
+                                   to_string(c.plan.block),
+                                   "own",
+                                   variant,
+                                   1,
+                                   0,
+                                   0,
+                                   0,
+                                   *us,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   "-",
+                                   0.0});
+            }
+        }
+    }
+    c.painter.compile_user_kernel(default_starter().source, "gradient.cu"); // as the other rows ran it
+}
+
 void print_rows(const std::vector<Row>& rows) {
     fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>30} {:>10} {:>10} {:>8} {:>10} {:>9} {:>7} {:>8} {:>8} "
                "{:>8} {:>9} {:>9} {:>11} {:>7}\n",
@@ -678,6 +765,7 @@ int run_with_context(const BenchOptions& o, const BenchPlan& plan, const EglHead
     const bool matmul =
         std::any_of(plan.ops.begin(), plan.ops.end(), [](const OpInfo* op) { return op->name == "matmul"; });
     if (c.cuda && matmul && !paths.empty()) time_matmul_kernels(c, rows);
+    if (c.cuda && user_kernel_ready && o.user_kernel_modes) time_user_kernel_modes(c, rows);
 #endif
     progress("");
     if (rows.empty()) {

@@ -21,9 +21,10 @@ struct BenchOptions {
     std::string csv = "bench.csv";
     std::string json = "bench.json";
     bool sweep_blocks = false;
-    bool force = false;     // --force: --csv and --json-out replace read-only files
-    int watchdog_s = 60;    // as kcanvas --watchdog, per measured step
-    std::optional<int> gpu; // --gpu: the CUDA device (nullopt: device 0)
+    bool user_kernel_modes = false; // --user-kernel-modes: rows per starter for raw, checked, +record, +views
+    bool force = false;             // --force: --csv and --json-out replace read-only files
+    int watchdog_s = 60;            // as kcanvas --watchdog, per measured step
+    std::optional<int> gpu;         // --gpu: the CUDA device (nullopt: device 0)
 };
 
 int run_bench(const BenchOptions& o); // returns the exit code

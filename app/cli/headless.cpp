@@ -115,6 +115,9 @@ void json_report(const Options& o, const PaintJob& job, const ResolvedLaunch& re
     if (flops > 0) j["gflops"] = per_kernel_ms(flops, t.kernel);
     if (!r.why_copied.empty()) j["copied_because"] = r.why_copied;
     if (op.makes_histogram && r.outputs.has_histogram) j["histogram"] = histogram_json(r.outputs);
+    if (op.user_code) j["kernel_mode"] = to_string(o.kernel_mode);
+    if (op.user_code && r.outputs.has_violations)
+        j["out_of_range"] = {{"count", r.outputs.violations.count}, {"first", describe(r.outputs.violations)}};
     for (auto [name, stats] : {std::pair{"map", &t.map}, {"unmap", &t.unmap}, {"copy", &t.copy}, {"upload", &t.upload}})
         if (!stats->empty()) j[name] = stats_json(*stats);
     fmt::print("{}\n", j.dump(2));
@@ -267,14 +270,25 @@ KernelSource kernel_source(const Options& o) {
 
 // Compiles the user's kernel into the painter; the exit code when it does not compile.
 std::optional<int> compile_kernel(const Options& o, FramePainter& painter, const KernelSource& k) {
-    const KernelCompile c = painter.compile_user_kernel(k.source, k.name);
+    const KernelCompile c = painter.compile_user_kernel(k.source, k.name, o.kernel_mode);
     if (!c.ok) {
         fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", k.name, c.log);
         return 2;
     }
-    if (!o.json) fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms\n", k.name, c.target, c.milliseconds);
+    if (!o.json)
+        fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms ({} mode)\n", k.name, c.target, c.milliseconds,
+                   to_string(c.mode));
     if (!c.log.empty()) fmt::print(stderr, "{}\n", c.log); // warnings
     return std::nullopt;
+}
+
+// The last frame's out-of-range accesses of the user's kernel (checked mode), on stderr; 2 with --strict.
+int out_of_range_exit(const Options& o, const OpOutputs& outputs) {
+    if (!outputs.has_violations || outputs.violations.count == 0) return 0;
+    fmt::print(stderr, "kcanvas: your kernel {} out of range: {}{}\n",
+               outputs.violations.first.write ? "wrote" : "read", describe(outputs.violations),
+               o.strict ? "" : " (exit 0: --strict makes it exit 2)");
+    return o.strict ? 2 : 0;
 }
 
 // Paints --frames frames and waits for the last; the exit code when the launch is refused.
@@ -322,7 +336,8 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
     report(o, job, resolved,
            {backend_name(painter.backend()), device_with_index(painter) + " / " + context.description(),
             painter.times(), painter.outputs(), painter.route(), painter.why_copied(), painter.copy_gbs()});
-    return write_out(o, canvas.width(), canvas.height(), canvas.read_texture()) ? 0 : 2;
+    if (!write_out(o, canvas.width(), canvas.height(), canvas.read_texture())) return 2;
+    return user_code ? out_of_range_exit(o, painter.outputs()) : 0;
 }
 
 } // namespace

@@ -64,6 +64,7 @@ std::vector<std::string> join_pair_values(int argc, char** argv) {
 // a command line gives them to one of the two (see misplaced_record), `command`.
 struct PictureFlags {
     std::string size = "800x800", block = "32x8", grid = "auto", mapping = "2d", view = "pixels";
+    std::string kernel_mode = "checked";
     std::string backend = "auto", present = "direct";
     std::string gpu; // --gpu, bench's too
     bool tutorial = false;
@@ -96,6 +97,13 @@ void add_input_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
     cmd.add_option("--kernel", o.kernel_path,
                    "Your own CUDA kernel, FILE.cu, compiled at start with NVRTC (implies --op user_kernel; "
                    "a starter by its bare name, e.g. waves.cu; see README \"Write your own kernel\")");
+    cmd.add_option("--kernel-mode", f.kernel_mode,
+                   "checked: out, a and b are bounds-checked views, an index past the end is named with its thread "
+                   "and nothing faults; raw: plain pointers, as your kernel is timed without checks")
+        ->capture_default_str();
+    cmd.add_flag("--strict", o.strict,
+                 "Headless: exit with 2 when your kernel (checked mode) reads or writes out of range; without it "
+                 "the run prints the access and exits 0");
     cmd.add_option("--size", f.size, "Canvas size WxH (default 800x800, or the size of --image)")
         ->capture_default_str();
     cmd.add_option("--image", o.image,
@@ -288,6 +296,9 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench, std::string& gpu
     cmd->add_option("--json-out", bench.json, "JSON output file")->capture_default_str();
     cmd->add_flag("--force", bench.force, "Replace --csv and --json-out even where they are read-only");
     cmd->add_flag("--sweep-blocks", bench.sweep_blocks, "Time every block shape per op and size; print the best");
+    cmd->add_flag("--user-kernel-modes", bench.user_kernel_modes,
+                  "With user_kernel among the ops: rows for each starter in raw mode, checked mode, checked with "
+                  "the writer record and checked with a thread view, each with its ratio to raw");
     add_gpu_flag(*cmd, gpu); // one spec with the top level's: `kcanvas --gpu 1 bench` benches GPU 1
     return cmd;
 }
@@ -345,6 +356,11 @@ Refusal apply_op(Options& o, const PictureFlags& f) {
         if (auto e = read_text_file(o.kernel_path, o.kernel_source)) return "--kernel: " + *e;
     }
     if (!find_op(o.op)) return fmt::format("unknown --op '{}': choose one of {}", o.op, op_names());
+    if (f.given("--kernel-mode")) {
+        const auto m = parse_kernel_mode(f.kernel_mode);
+        if (!m) return fmt::format("--kernel-mode '{}' is not checked or raw", f.kernel_mode);
+        o.kernel_mode = *m;
+    }
     if (f.given("--size")) {
         o.size_given = true;
         if (!parse_size(f.size, o.width, o.height)) return fmt::format("--size '{}' is not WxH, e.g. 800x800", f.size);
@@ -535,6 +551,7 @@ Preset preset_from_options(const Options& o) {
     p.job = job_from_options(o);
     p.images = {o.image, o.image2};
     p.kernel_source = o.kernel_source;
+    p.kernel_mode = o.kernel_mode;
     p.block_outlines = o.block_outlines;
     p.inspect = o.inspect;
     p.canvas_zoom = o.canvas_zoom;
@@ -549,6 +566,7 @@ void apply_preset(const Preset& p, Options& o) {
     o.view = p.job.view;
     o.image = p.images[0], o.image2 = p.images[1];
     o.kernel_source = p.kernel_source;
+    o.kernel_mode = p.kernel_mode;
     o.block_outlines = p.block_outlines;
     o.inspect = p.inspect;
     o.canvas_zoom = p.canvas_zoom;

@@ -151,7 +151,7 @@ int record_with_gl(const RecordFlags& f, const RecordPlan& plan, const Options& 
     painter.set_present(o.present);
     if (op_registry()[plan.job.op].user_code) {
         const std::string source = o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source;
-        const KernelCompile k = painter.compile_user_kernel(source, "kernel.cu");
+        const KernelCompile k = painter.compile_user_kernel(source, "kernel.cu", o.kernel_mode);
         if (!k.ok) {
             fmt::print(stderr, "kcanvas record: your kernel does not compile:\n{}\n", k.log);
             return 2;

@@ -29,15 +29,17 @@ struct KernelEditorState {
     std::string saved_source; // the text as last loaded or saved: edits since then are unsaved
     std::string answer;       // a starter's answer (fix_me.cu's end), behind "Show answer"
     bool show_answer = false;
-    std::string file_name = "kernel.cu"; // names it in NVRTC's log: a starter's or a loaded file's name
-    std::array<char, 1024> path{};       // the panel's file field (Load / Save)
-    std::string fallback_path;           // where Save goes with an empty file field (<data dir>/kernel.cu)
-    bool compile_wanted = false;         // compile `source` once a CUDA backend runs (load_starter, a preset)
-    bool compiled_once = false;          // the op compiles by itself the first time it is shown
-    std::optional<bool> last_ok;         // the last compile's outcome; nullopt before the first
-    std::string log;                     // its NVRTC log, numbered as the editor's lines
-    std::vector<int> error_lines;        // the editor's lines the log reports errors on
-    std::string target;                  // "sm_90"
+    std::string file_name = "kernel.cu";   // names it in NVRTC's log: a starter's or a loaded file's name
+    std::array<char, 1024> path{};         // the panel's file field (Load / Save)
+    std::string fallback_path;             // where Save goes with an empty file field (<data dir>/kernel.cu)
+    bool compile_wanted = false;           // compile `source` once a CUDA backend runs (load_starter, a preset)
+    KernelMode mode = KernelMode::Checked; // what the next compile makes: checked views or raw pointers
+    std::optional<KernelMode> ran_mode;    // the mode of the kernel that runs (the last good compile's)
+    bool compiled_once = false;            // the op compiles by itself the first time it is shown
+    std::optional<bool> last_ok;           // the last compile's outcome; nullopt before the first
+    std::string log;                       // its NVRTC log, numbered as the editor's lines
+    std::vector<int> error_lines;          // the editor's lines the log reports errors on
+    std::string target;                    // "sm_90"
     double compile_ms = 0.0;
     bool beside_canvas = true;          // the editor in a window of its own between the panel and the canvas
     std::string origin_path;            // the file the text was loaded from or saved to; empty: none

@@ -216,6 +216,11 @@ void read_inputs(Fields& top, Preset& out) {
     if (const json* j = top.get("kernel")) {
         Fields f(*j, "kernel", top.warnings());
         out.kernel_source = f.text("source").value_or("");
+        if (const auto mode = f.text("mode")) {
+            const auto m = parse_kernel_mode(*mode);
+            if (!m) refuse("kernel.mode", "is checked or raw");
+            out.kernel_mode = *m;
+        }
     }
 }
 
@@ -262,7 +267,7 @@ std::string preset_json(const Preset& p) {
               {"overlays", {{"block_outlines", p.block_outlines}, {"inspect", nullptr}}}};
     if (p.inspect) j["overlays"]["inspect"] = {p.inspect->first, p.inspect->second};
     if (p.canvas_zoom) j["window"] = {{"zoom", *p.canvas_zoom}};
-    if (op.user_code) j["kernel"] = {{"source", p.kernel_source}};
+    if (op.user_code) j["kernel"] = {{"source", p.kernel_source}, {"mode", to_string(p.kernel_mode)}};
     return j.dump(2) + "\n";
 }
 
@@ -354,6 +359,7 @@ std::string command_line(const Preset& p) {
             add("--view", std::string(view_name(p.job.view)));
         }
     }
+    if (op.user_code && p.kernel_mode != KernelMode::Checked) add("--kernel-mode", to_string(p.kernel_mode));
     if (!p.images[0].empty()) add("--image", p.images[0]);
     if (!p.images[1].empty()) add("--image2", p.images[1]);
     std::string out;

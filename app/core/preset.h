@@ -11,17 +11,19 @@
 #include <vector>
 
 #include "app/core/json_file.h"
+#include "gpu/kernel_source.h"
 #include "gpu/paint_job.h"
 
 namespace kc {
 
 struct Preset {
-    PaintJob job;                               // op, parameters, canvas size, launch, view (max_blocks unused)
-    std::array<std::string, 2> images;          // input images A and B ("": none)
-    std::string kernel_source;                  // user_kernel: the kernel's text ("": the default starter)
-    bool block_outlines = false;                // the window's overlays
-    std::optional<std::pair<int, int>> inspect; // the inspector pinned to this pixel
-    std::optional<double> canvas_zoom;          // the window's screen points per canvas pixel; nullopt: fit
+    PaintJob job;                                 // op, parameters, canvas size, launch, view (max_blocks unused)
+    std::array<std::string, 2> images;            // input images A and B ("": none)
+    std::string kernel_source;                    // user_kernel: the kernel's text ("": the default starter)
+    KernelMode kernel_mode = KernelMode::Checked; // user_kernel: checked views or raw pointers
+    bool block_outlines = false;                  // the window's overlays
+    std::optional<std::pair<int, int>> inspect;   // the inspector pinned to this pixel
+    std::optional<double> canvas_zoom;            // the window's screen points per canvas pixel; nullopt: fit
 };
 
 constexpr int kPresetVersion = 1;

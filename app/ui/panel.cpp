@@ -297,6 +297,14 @@ void preset_buttons(LaunchConfig& l, const char* tutorial, const char* fallback)
     if (ui::Button(fallback)) l = LaunchConfig{};
 }
 
+void view_combo(UiState& s) {
+    if (ui::BeginCombo("View", std::string(view_name(s.job.view)).c_str())) {
+        for (View v : all_views())
+            if (ui::Selectable(std::string(view_name(v)).c_str(), v == s.job.view)) s.job.view = v;
+        ImGui::EndCombo();
+    }
+}
+
 void launch_section(UiState& s, const PanelContext& ctx) {
     if (op_registry()[s.job.op].custom) {
         own_launch_section(s, ctx);
@@ -307,6 +315,7 @@ void launch_section(UiState& s, const PanelContext& ctx) {
     if (op_registry()[s.job.op].user_code) {
         // The rest maps threads to pixels for the built-in ops; the user's kernel does that itself.
         wrapped_disabled("Your kernel computes its own pixel: the auto grid is 2d, one thread per pixel.");
+        view_combo(s);
         preset_buttons(l, "Tutorial: block 50x20, grid 80x8", "Default: 32x8, auto");
         return;
     }
@@ -317,11 +326,7 @@ void launch_section(UiState& s, const PanelContext& ctx) {
         ImGui::EndCombo();
     }
     if (l.mapping == Mapping::Columns) columns_why(l, s.job.params.width, s.job.params.height);
-    if (ui::BeginCombo("View", std::string(view_name(s.job.view)).c_str())) {
-        for (View v : all_views())
-            if (ui::Selectable(std::string(view_name(v)).c_str(), v == s.job.view)) s.job.view = v;
-        ImGui::EndCombo();
-    }
+    view_combo(s);
     ui::TextUnformatted("Pixels per thread");
     ImGui::SameLine();
     ui::RadioButton("1##ppt", &l.pixels_per_thread, 1);

@@ -267,8 +267,9 @@ bool compile_wanted_kernel(UiState& s, FramePainter& painter) {
     if (op_registry()[s.job.op].user_code && !k.compiled_once) k.compile_wanted = true;
     if (!std::exchange(k.compile_wanted, false)) return false;
     k.compiled_once = true;
-    const KernelCompile result = painter.compile_user_kernel(k.source, k.file_name);
+    const KernelCompile result = painter.compile_user_kernel(k.source, k.file_name, k.mode);
     k.last_ok = result.ok, k.log = result.log, k.target = result.target, k.compile_ms = result.milliseconds;
+    if (result.ok) k.ran_mode = result.mode;
     k.error_lines = error_lines(k.log, k.file_name);
     return result.ok;
 }

@@ -136,6 +136,7 @@ std::optional<Autosave> start_editor(const Options& o, KernelEditorState& kernel
     const AutosaveOpening found = path ? open_autosave(*path) : AutosaveOpening{};
     const bool restored =
         start_kernel_editor(kernel, messages, o.kernel_path, o.kernel_source, path ? path->string() : "", found);
+    kernel.mode = o.kernel_mode;
     if (!path) {
         show_autosave(messages, AutosaveResult{false, "no autosave: neither XDG_DATA_HOME nor HOME is set"});
         return std::nullopt;

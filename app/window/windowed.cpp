@@ -304,6 +304,9 @@ void FrameLoop::paint_or_tune() {
                       ? std::nullopt
                       : pixel_to_inspect(s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height());
     p.record_writers(to_inspect_ && !s_.resolved.own); // custom ops' kernels record none
+    // The user's kernel marks repeats and block edges from its writer record (checked mode).
+    s_.job.marks = op_registry()[s_.job.op].user_code ? WriterMarks{s_.teach.flag_repeats, s_.teach.block_outlines}
+                                                      : WriterMarks{};
     if (!advance_tuner(s_, messages_, sweep_, p, w_.canvas)) {
         const std::optional<std::string> refusal =
             p.paint_responsive(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants, kPaintWait);
@@ -320,7 +323,7 @@ void FrameLoop::paint_or_tune() {
 void FrameLoop::inspect_after_paint() {
     inspected_.reset();
     if (to_inspect_ && !messages_.has(Topic::Launch) && !(sweep_ && sweep_->running()))
-        inspected_ = probe_pixel(w_.painter, w_.canvas, s_.resolved, *to_inspect_);
+        inspected_ = probe_pixel(w_.painter, w_.canvas, s_.job, s_.resolved, *to_inspect_);
 }
 
 // The panel edits the state for the next frame; the canvas' input and overlay follow its layout.

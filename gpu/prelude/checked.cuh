@@ -22,7 +22,6 @@ __device__ inline unsigned kc_thread_in_block() {
     return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
 }
 
-
 // Counts an out-of-range access; the launch's first is named in full.
 __device__ inline void kc_report(KcViolation* v, int write, int image, long long index, int x, int y, int width,
                                  int height) {
@@ -35,18 +34,34 @@ __device__ inline void kc_report(KcViolation* v, int write, int image, long long
     v->grid_dim[0] = gridDim.x, v->grid_dim[1] = gridDim.y, v->grid_dim[2] = gridDim.z;
 }
 
-// Records this thread as a writer of pixel i (KcRecord's layout).
-__device__ inline void kc_note_writer(const KcRecord& r, long long i) {
+// This thread's number in the launch plus one, as KcRecord keeps it (28 bits).
+__device__ inline unsigned kc_writer_number() {
     const unsigned long long block = kc_block_in_launch();
-    const unsigned me =
-        (unsigned)((block * (blockDim.x * blockDim.y * blockDim.z) + kc_thread_in_block() + 1) & 0x0FFFFFFFu);
-    const unsigned old = kc_load_fresh(r.writers + i);
-    unsigned count = old >> 28;
-    if ((old & 0x0FFFFFFFu) != me) ++count;     // someone else (or nobody) wrote it before
-    count += (unsigned)(kc_lanes_on(i) - 1);      // lanes of this warp writing it in the same store
-    r.writers[i] = (count > 15u ? 15u : count) << 28 | me;
+    return (unsigned)((block * (blockDim.x * blockDim.y * blockDim.z) + kc_thread_in_block() + 1) & 0x0FFFFFFFu);
+}
+
+// Records this thread as a writer of pixel i (KcRecord's layout). One atomic exchange puts this
+// thread in with a count of 1 and returns the word before; only where someone else had written
+// the pixel, an add carries their count over (exact under any interleaving: each writer adds the
+// count it displaced). A thread writing its pixel again (out[i].r, then out[i].g) counts once.
+__device__ inline void kc_note_writer(const KcRecord& r, long long i) {
+    const unsigned me = kc_writer_number();
+    const unsigned old = kc_atomic_exch(r.writers + i, 1u << 28 | me);
+    if (old != 0u) {
+        const unsigned carried = (old >> 28) - ((old & 0x0FFFFFFFu) == me ? 1u : 0u);
+        if (carried) kc_atomic_add(r.writers + i, (carried < 14u ? carried : 14u) << 28); // 15: 15 or more
+    }
+    const unsigned long long block = kc_block_in_launch();
     if (block < r.blocks) r.block_sm[block] = kc_sm();
 }
+
+// Where a view's writes go while the record is what shows (KcCheck::identity): a word per thread
+// of a small window, so a warp's stores land in one L2-resident line instead of the canvas.
+__device__ Pixel kc_discarded[4096];
+
+// Where refused writes go: one word every thread shares, touched only on the error path (a
+// scratch pixel in each view would put the views in local memory, a slow path for every access).
+__device__ Pixel kc_refused_pixel;
 
 // The canvas, as `out`.
 struct KcOut {
@@ -54,7 +69,6 @@ struct KcOut {
     long long n;
     int width, height;
     KcCheck check;
-    mutable Pixel scratch; // where refused and record-only writes go
 
     __device__ long long size() const { return n; }
     __device__ Pixel* data() const { return pixels; }
@@ -63,28 +77,30 @@ struct KcOut {
     __device__ Pixel& at(long long i, int x, int y) const {
         if (i < 0 || i >= n) {
             kc_report(check.violation, 1, 0, i, x, y, width, height);
-            return scratch;
+            kc_refused_pixel = kc_poison(); // what a read through the reference sees
+            return kc_refused_pixel;
         }
-        if (check.record.writers) {
-            kc_note_writer(check.record, i);
-            if (check.identity) return scratch; // the canvas holds the record, not pixels
-        }
-        return pixels[i];
+        if (!check.record.writers) return pixels[i];
+        kc_note_writer(check.record, i);
+        return check.identity ? kc_discarded[kc_writer_number() & 4095u] : pixels[i];
     }
     template <class I>
     __device__ Pixel& operator[](I i) const {
         return at((long long)i, KC_NO_XY, KC_NO_XY);
     }
     __device__ Pixel& operator()(int x, int y) const {
-        if (x < 0 || y < 0 || x >= width || y >= height) {
-            kc_report(check.violation, 1, 0, 1LL * y * width + x, x, y, width, height);
-            return scratch;
-        }
-        return at(1LL * y * width + x, x, y);
+        if (x >= 0 && y >= 0 && x < width && y < height) return at(1LL * y * width + x, x, y);
+        kc_report(check.violation, 1, 0, 1LL * y * width + x, x, y, width, height);
+        kc_refused_pixel = kc_poison();
+        return kc_refused_pixel;
     }
     __device__ void put(long long i, Pixel p) const {
-        Pixel& target = at(i, KC_NO_XY, KC_NO_XY);
-        if (&target != &scratch) kc_store_word(&target, p);
+        if (i < 0 || i >= n) {
+            kc_report(check.violation, 1, 0, i, KC_NO_XY, KC_NO_XY, width, height);
+            return;
+        }
+        if (check.record.writers) kc_note_writer(check.record, i);
+        if (!check.identity) kc_store_word(pixels + i, p);
     }
     __device__ Pixel get(long long i) const {
         if (i >= 0 && i < n) return kc_load_word(pixels + i);

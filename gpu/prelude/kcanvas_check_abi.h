@@ -25,7 +25,8 @@ struct KcViolation {
 // Who wrote each pixel, kept when the views or the inspector need it.
 //   writers[i]: 0 while no thread has written pixel i; else the low 28 bits hold the writing
 //               thread's number in the launch plus one (block in launch order * threads per block
-//               + thread in block + 1), the top 4 bits how many threads wrote it (1..15, saturating).
+//               + thread in block + 1), the top 4 bits how many threads wrote it (1..15; 15 means
+//               15 or more, and past about 30 writers of one pixel the count wraps).
 //   block_sm[b]: the SM (the CPU emulator: its worker) that ran block b, for b < blocks.
 struct KcRecord {
     unsigned* writers;
@@ -38,5 +39,6 @@ struct KcCheck {
     KcViolation* violation; // never null
     KcRecord record;        // record.writers null: nothing recorded
     long long max_blocks;   // step mode: blocks from this number in launch order return at once; < 0: all run
-    int identity;           // 1: writes record the writer only (record.writers is the canvas itself)
+    int identity;           // 1: a view shows the record: writes to out go nowhere, kcanvas paints every
+                            // pixel from the record afterwards
 };

@@ -2,7 +2,8 @@
 __device__ inline Pixel kc_load_word(const Pixel* p) {
     const unsigned v = __ldg(reinterpret_cast<const unsigned*>(p));
     Pixel q;
-    q.b = (unsigned char)v, q.g = (unsigned char)(v >> 8), q.r = (unsigned char)(v >> 16), q.a = (unsigned char)(v >> 24);
+    q.b = (unsigned char)v, q.g = (unsigned char)(v >> 8), q.r = (unsigned char)(v >> 16),
+    q.a = (unsigned char)(v >> 24);
     return q;
 }
 __device__ inline void kc_store_word(Pixel* p, Pixel v) {

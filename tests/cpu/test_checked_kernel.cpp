@@ -28,12 +28,12 @@ TEST(CheckedSignature, ChangesOnlyTheSignaturesWordsAndMovesNoLineOrColumn) {
     const CheckedSignature c = checked_signature(source);
     ASSERT_FALSE(c.refusal) << *c.refusal;
     EXPECT_EQ(c.source, "// paint(Pixel* out) in a comment stays\n"
-                        "           __device__ void paint( KcOut out, int width, int height, KcIn a        , "
-                        "KcIn b        , float t) {\n"
+                        "           __device__ __forceinline__ void paint( KcOut out, int width, int height, KcIn a  "
+                        "      , KcIn b        , float t) {\n"
                         "    const char* s = \"paint(Pixel* out)\";\n"
                         "    out[0] = a[0];\n"
                         "}\n");
-    EXPECT_EQ(c.source.size(), source.size());
+    EXPECT_EQ(c.source.size(), source.size() + std::string(" __forceinline__").size());
 }
 
 TEST(CheckedSignature, ASignatureOverSeveralLinesKeepsItsLineBreaks) {

@@ -178,7 +178,13 @@ TEST_F(GpuUserKernel, ABlockTooLargeForTheKernelsRegistersIsRefusedWithTheNumber
 }
 
 TEST_F(GpuUserKernel, ASourceWithoutPaintIsALoadErrorNotACrash) {
-    const KernelCompile k = compile_user_kernel("__global__ void draw(Pixel* out) {}\n", current_device_capability());
+    // Checked mode finds no paint before NVRTC runs; raw mode compiles it, and loading says why.
+    const KernelCompile checked =
+        compile_user_kernel("__global__ void draw(Pixel* out) {}\n", current_device_capability());
+    EXPECT_FALSE(checked.ok);
+    EXPECT_NE(checked.log.find("no kernel named paint"), std::string::npos) << checked.log;
+    const KernelCompile k = compile_user_kernel("__global__ void draw(Pixel* out) {}\n", current_device_capability(),
+                                                "kernel.cu", KernelMode::Raw);
     ASSERT_TRUE(k.ok) << k.log;
     try {
         (void)UserKernel::load(k);

@@ -124,7 +124,10 @@ void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const Pi
         ui::Text("%s %u", is_cpu ? "emulator worker" : "SM", *sm);
     else
         ui::TextDisabled("SM: recorded from the next frame");
-    if (wr.writers > 1)
+    if (wr.writers > 1 && op_registry()[job.op].user_code)
+        ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s%lld threads wrote it; the last is named above",
+                        wr.writers >= 15 ? "at least " : "", wr.writers);
+    else if (wr.writers > 1)
         ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%lld threads write it (one per z layer); any may be last",
                         wr.writers);
     ImGui::EndTooltip();
@@ -162,14 +165,39 @@ void draw_pixel_grid(ImDrawList* d, const CanvasView& v) {
         d->AddLine(t.line_at(float(first.x), float(y)), t.line_at(float(last.x), float(y)), colour);
 }
 
+// The user's kernel's writer of a pixel, from its record word, as the model names a built-in op's.
+PixelWriter recorded_writer(unsigned word, const Dim3& block, const Dim3& grid) {
+    const RecordedWriter r = decode_writer(word, block, grid);
+    PixelWriter w;
+    w.covered = r.written;
+    w.block_idx = {int(r.thread.bx), int(r.thread.by), int(r.thread.bz)};
+    w.thread_idx = {int(r.thread.tx), int(r.thread.ty), int(r.thread.tz)};
+    w.block_in_launch = static_cast<long long>(r.block_in_launch);
+    w.thread_in_block = static_cast<int>(r.thread_in_block);
+    w.warp = w.thread_in_block / 32, w.lane = w.thread_in_block % 32;
+    w.global_thread = r.block_in_launch * static_cast<unsigned long long>(block.count()) + r.thread_in_block;
+    w.writers = r.writers;
+    return w;
+}
+
 // Outlines the pixel and its block, and names the thread in a tooltip.
 void inspect(const OverlayInput& in, const Dim3& grid, const InspectedPixel& p) {
     const CanvasTransform t(in.view);
     ImDrawList* d = ImGui::GetBackgroundDrawList();
     const LaunchConfig& l = in.resolved.launch; // what runs: a custom op's own launch, else the panel's
     const int w = in.canvas_width, h = in.canvas_height, x = p.at.x, y = p.at.y;
-    const PixelWriter wr = thread_of_pixel(l, grid, w, h, x, y);
-    if (wr.covered)
+    const bool user_code = op_registry()[in.job.op].user_code;
+    if (user_code && !p.record_word) {
+        ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().MousePos.x + 16, ImGui::GetIO().MousePos.y + 12));
+        ImGui::BeginTooltip();
+        ui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * w + x);
+        ui::TextDisabled("raw mode: which thread wrote it needs checked mode (Your kernel, Mode)");
+        ImGui::EndTooltip();
+        return;
+    }
+    const PixelWriter wr =
+        user_code ? recorded_writer(*p.record_word, l.block, grid) : thread_of_pixel(l, grid, w, h, x, y);
+    if (wr.covered && !user_code) // the user's blocks have no shape the overlay knows: the block view shows them
         for (const Outline& o : block_outlines(l, grid, w, h, wr.block_idx))
             draw_outline(d, t, o, IM_COL32(255, 230, 0, 255), 2.5f);
     d->AddRect(t.to_screen(float(x), float(y)), t.to_screen(float(x + 1), float(y + 1)), IM_COL32(255, 255, 255, 255));
@@ -193,6 +221,7 @@ void draw_launch_overlays(const OverlayInput& in, const Dim3& grid) {
     ImDrawList* d = ImGui::GetBackgroundDrawList();
     const LaunchConfig& l = in.resolved.launch;
     const int w = in.canvas_width, h = in.canvas_height;
+    if (op_registry()[in.job.op].user_code) return; // the painter's colour pass marks what the record shows
     if (in.teach.flag_repeats && in.resolved.coverage.multi_written_pixels > 0)
         for (const PixelRect& r : covered_rects(l, grid, w, h))
             d->AddRectFilled(t.to_screen(float(r.x), float(r.y)), t.to_screen(float(r.x + r.w), float(r.y + r.h)),
@@ -203,7 +232,7 @@ void draw_launch_overlays(const OverlayInput& in, const Dim3& grid) {
 } // namespace
 
 bool overlays_apply(const PaintJob& job, int canvas_width, int canvas_height) {
-    return canvas_width == job.params.width && canvas_height == job.params.height && !op_registry()[job.op].user_code;
+    return canvas_width == job.params.width && canvas_height == job.params.height;
 }
 
 std::optional<CanvasPixel> pixel_to_inspect(const PaintJob& job, const ResolvedLaunch& resolved,
@@ -217,10 +246,15 @@ std::optional<CanvasPixel> pixel_to_inspect(const PaintJob& job, const ResolvedL
     return view.pixel_at({io.MousePos.x, io.MousePos.y});
 }
 
-InspectedPixel probe_pixel(FramePainter& painter, const Canvas& canvas, const ResolvedLaunch& resolved,
-                           CanvasPixel at) {
-    InspectedPixel p{at, canvas.read_texel(at.x, at.y), std::nullopt};
-    if (!resolved.own) p.sm = painter.sm_of_pixel(at.x, at.y); // custom ops' kernels record no writers
+InspectedPixel probe_pixel(FramePainter& painter, const Canvas& canvas, const PaintJob& job,
+                           const ResolvedLaunch& resolved, CanvasPixel at) {
+    InspectedPixel p{at, canvas.read_texel(at.x, at.y), std::nullopt, std::nullopt};
+    if (resolved.own) return p; // custom ops' kernels record no writers
+    if (!op_registry()[job.op].user_code) {
+        p.sm = painter.sm_of_pixel(at.x, at.y);
+        return p;
+    }
+    if (const auto writer = painter.user_kernel_writer(at.x, at.y)) p.record_word = writer->word, p.sm = writer->sm;
     return p;
 }
 

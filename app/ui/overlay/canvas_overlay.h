@@ -20,6 +20,8 @@ struct InspectedPixel {
     CanvasPixel at;
     Pixel value;                // as shown
     std::optional<unsigned> sm; // the SM (or the emulator's worker) that wrote it; none for custom ops
+    // The user's kernel: its writer record's word for the pixel (gpu/kernel_check.h); none in raw mode.
+    std::optional<unsigned> record_word;
 };
 
 struct OverlayInput {
@@ -33,8 +35,9 @@ struct OverlayInput {
     bool cpu_backend;
 };
 
-// Whether the overlays describe this canvas: not while its size differs from the job's, nor for
-// the user's kernel (it maps threads to pixels in its own code, which the overlays cannot follow).
+// Whether the overlays describe this canvas: not while its size differs from the job's. For the
+// user's kernel, which maps threads to pixels in its own code, the inspector reads the writer record
+// and the painter's colour pass draws the tint and the block edges (gpu/kernel_check.h).
 bool overlays_apply(const PaintJob& job, int canvas_width, int canvas_height);
 
 // The pixel the inspector looks at, decided before painting (so the painter records its writer):
@@ -45,7 +48,8 @@ std::optional<CanvasPixel> pixel_to_inspect(const PaintJob& job, const ResolvedL
                                             int canvas_height);
 
 // After painting: the pixel's value and the SM that wrote it (a CUDA error propagates).
-InspectedPixel probe_pixel(FramePainter& painter, const Canvas& canvas, const ResolvedLaunch& resolved, CanvasPixel at);
+InspectedPixel probe_pixel(FramePainter& painter, const Canvas& canvas, const PaintJob& job,
+                           const ResolvedLaunch& resolved, CanvasPixel at);
 
 // Draws over the canvas with ImGui's background draw list; call between NewFrame and Render.
 void draw_canvas_overlay(const OverlayInput& in);

@@ -178,7 +178,8 @@ std::optional<std::string> RecordRenderer::render(const RecordFrame& f, const Re
     if (!overlays.any()) return std::nullopt;
     std::optional<InspectedPixel> inspected;
     if (inspect)
-        inspected = probe_pixel(painter_, canvas_, resolved, {overlays.inspect->first, overlays.inspect->second});
+        inspected =
+            probe_pixel(painter_, canvas_, f.job, resolved, {overlays.inspect->first, overlays.inspect->second});
     if (!overlay_) overlay_ = std::make_unique<Overlay>(canvas_.width(), canvas_.height());
     composite_over(out, overlay_->draw(f, overlays, inspected, painter_.backend() == Backend::Cpu));
     return std::nullopt;

@@ -221,11 +221,46 @@ void log_lines(KernelEditorState& k) {
     }
 }
 
+// Checked mode or raw pointers: a change compiles the kernel again in the other mode.
+void mode_row(KernelEditorState& k) {
+    ui::TextUnformatted("Mode:");
+    for (KernelMode m : kKernelModes) {
+        ImGui::SameLine();
+        if (ui::RadioButton(m == KernelMode::Checked ? "checked" : "raw", k.mode == m) && k.mode != m)
+            k.mode = m, k.compile_wanted = true;
+    }
+    ImGui::SameLine();
+    ui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered())
+        ui::SetTooltip(
+            "checked: out, a and b are bounds-checked views (see the prelude): an index past the end writes "
+            "nothing, reads poison magenta, and the first such access of a frame is named below with its thread; "
+            "the thread views, the inspector and step mode follow your kernel. raw: plain pointers, as your "
+            "kernel would run in a program of yours; for timing. An index past the end may stop the GPU.");
+}
+
+// The first out-of-range access the checked views caught in the last frame read back, in red,
+// with a button that points the inspector at the thread's block.
+void out_of_range(UiState& s, const PanelContext& ctx) {
+    const OpOutputs& out = ctx.painter.outputs();
+    if (s.kernel.ran_mode != KernelMode::Checked || !out.has_violations || out.violations.count == 0) return;
+    wrapped(kBad, describe(out.violations));
+    const KcViolation& v = out.violations.first;
+    if (ui::SmallButton(fmt::format("Inspect block ({},{})", v.block[0], v.block[1]).c_str())) {
+        // The block's first thread's pixel, kept inside the canvas: the inspector names the block there.
+        const long long x = 1LL * v.block[0] * v.block_dim[0], y = 1LL * v.block[1] * v.block_dim[1];
+        s.teach.inspector = true;
+        s.teach.pinned_pixel = std::pair{int(std::clamp<long long>(x, 0, out.violations.width - 1)),
+                                         int(std::clamp<long long>(y, 0, out.violations.height - 1))};
+    }
+}
+
 void compile_status(KernelEditorState& k, const PanelContext& ctx) {
     if (!k.last_ok) {
         if (ctx.painter.backend() != Backend::Cpu) ui::TextDisabled("not compiled yet");
     } else if (*k.last_ok) {
-        ui::TextColored(kGood, "compiled %s for %s in %.0f ms", k.file_name.c_str(), k.target.c_str(), k.compile_ms);
+        ui::TextColored(kGood, "compiled %s for %s in %.0f ms (%s mode)", k.file_name.c_str(), k.target.c_str(),
+                        k.compile_ms, to_string(k.ran_mode.value_or(k.mode)));
     } else {
         wrapped(kBad, ctx.painter.has_user_kernel() ? "Compile failed: the last kernel that compiled keeps running."
                                                     : "Compile failed: no kernel of yours runs yet.");
@@ -244,12 +279,15 @@ void compile_status(KernelEditorState& k, const PanelContext& ctx) {
 
 // The code, Compile, and what the last compile said. `height` as ImGui sizes go (negative: fill
 // the window but leave that much).
-void editor(KernelEditorState& k, const PanelContext& ctx, float height) {
+void editor(UiState& s, const PanelContext& ctx, float height) {
+    KernelEditorState& k = s.kernel;
     ImGui::PushFont(mono_font()); // code in a monospaced font
     code_box(k, ctx, height);
     ImGui::PopFont();
     compile_button(k, ctx);
+    mode_row(k);
     compile_status(k, ctx);
+    out_of_range(s, ctx);
 }
 
 } // namespace
@@ -262,7 +300,8 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     ui::TextWrapped("Write the whole kernel: extern \"C\" __global__ void paint(Pixel* out, int width, int height, "
                     "const Pixel* a, const Pixel* b, float t), in which your threads find their pixel from "
                     "blockIdx, blockDim and threadIdx and check the bounds. The Launch section's block and grid "
-                    "launch it; pixels no thread writes stay hatched.");
+                    "launch it; pixels no thread writes stay hatched. In checked mode (the default) out, a and b "
+                    "are bounds-checked and the views show which thread wrote each pixel.");
     file_row(k, ctx);
     answer_section(k);
 
@@ -273,11 +312,11 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     } else {
         if (k.beside_canvas) ui::TextDisabled("(the window is too narrow: the editor stays here)");
         editor_menus(k, ctx);
-        editor(k, ctx, ImGui::GetTextLineHeight() * 22);
+        editor(s, ctx, ImGui::GetTextLineHeight() * 22);
     }
 
     if (ui::TreeNode("Prelude (compiled before your code, read-only)")) {
-        const std::string prelude = user_kernel_prelude(KernelMode::Checked);
+        const std::string prelude = user_kernel_prelude(k.mode);
         ImGui::BeginChild("prelude", ImVec2(0, ImGui::GetTextLineHeight() * 14), true,
                           ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::PushFont(mono_font());
@@ -304,8 +343,10 @@ void kernel_editor_window(UiState& s, const PanelContext& ctx) {
     editor_menus(s.kernel, ctx);
     // The code fills the window above Compile, its status and the log (8 lines, when there is one).
     const float line = ImGui::GetFrameHeightWithSpacing();
-    const float below = line * 2.5f + (s.kernel.log.empty() ? 0.0f : ImGui::GetTextLineHeight() * 8 + line);
-    editor(s.kernel, ctx, -below);
+    const bool named = ctx.painter.outputs().has_violations && ctx.painter.outputs().violations.count > 0;
+    const float below = line * 3.5f + (s.kernel.log.empty() ? 0.0f : ImGui::GetTextLineHeight() * 8 + line) +
+                        (named ? ImGui::GetTextLineHeight() * 3 + line : 0.0f);
+    editor(s, ctx, -below);
     ImGui::PopTextWrapPos();
     ImGui::End();
 }

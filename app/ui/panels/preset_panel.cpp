@@ -16,7 +16,7 @@ Preset preset_of(const UiState& s) {
     p.job.max_blocks = -1;
     for (int slot = 0; slot < 2; ++slot)
         if (s.sources.loaded(slot)) p.images[slot] = s.sources.path(slot);
-    if (op_registry()[s.job.op].user_code) p.kernel_source = s.kernel.source;
+    if (op_registry()[s.job.op].user_code) p.kernel_source = s.kernel.source, p.kernel_mode = s.kernel.mode;
     p.block_outlines = s.teach.block_outlines;
     p.inspect = s.teach.pinned_pixel;
     if (!s.view.fitted()) p.canvas_zoom = s.view.zoom();
@@ -38,6 +38,8 @@ void apply_preset(const Preset& p, UiState& s, Requests& requests) {
     }
     if (!p.kernel_source.empty()) // asks first when the editor's text is in no file (kernel_panel.h)
         requests.push(request::ReplaceKernel{{p.kernel_source, "", "preset.cu", "the preset's kernel", true, ""}});
+    if (op_registry()[p.job.op].user_code && s.kernel.mode != p.kernel_mode)
+        s.kernel.mode = p.kernel_mode, s.kernel.compile_wanted = true;
     s.teach.block_outlines = p.block_outlines;
     s.teach.pinned_pixel = p.inspect;
     requests.push(request::SetZoom{p.canvas_zoom.value_or(0.0)});

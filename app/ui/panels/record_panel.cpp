@@ -155,14 +155,14 @@ void record_section(UiState& s, Requests& requests) {
 class WindowRecording {
 public:
     WindowRecording(const RecordPlan& plan, std::unique_ptr<FrameEncoder> encoder, Backend backend,
-                    const SourceImages& sources, const std::string& kernel_source, std::string path)
+                    const SourceImages& sources, const std::string& kernel_source, KernelMode mode, std::string path)
         : path(std::move(path)), painter_(backend), renderer_(painter_, plan.job.params.width, plan.job.params.height),
           sources_(sources), recorder_(plan, std::move(encoder), [this](const RecordFrame& f, std::vector<Pixel>& out) {
               return renderer_.render(f, recorder_.plan().overlays, &sources_, out);
           }) {
         sources_.fit(plan.job.params.width, plan.job.params.height);
         if (op_registry()[plan.job.op].user_code) {
-            const KernelCompile k = painter_.compile_user_kernel(kernel_source, "kernel.cu");
+            const KernelCompile k = painter_.compile_user_kernel(kernel_source, "kernel.cu", mode);
             if (!k.ok) throw std::runtime_error("your kernel does not compile: " + k.log);
         }
     }
@@ -218,7 +218,7 @@ std::optional<std::string> start_recording(UiState& s, const FramePainter& paint
     auto opened = open_encoder({path, width, height, double(r.fps), plan.frames});
     if (auto* e = std::get_if<std::string>(&opened)) return *e;
     w.recording = std::make_unique<WindowRecording>(plan, std::move(std::get<std::unique_ptr<FrameEncoder>>(opened)),
-                                                    painter.backend(), s.sources, s.kernel.source, path);
+                                                    painter.backend(), s.sources, s.kernel.source, s.kernel.mode, path);
     return std::nullopt;
 }
 

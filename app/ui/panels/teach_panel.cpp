@@ -339,21 +339,37 @@ void device_section(const UiState& s, const PanelContext& ctx) {
                  100.0 * o->tail_fill());
 }
 
-// The user's kernel maps threads to pixels in its own code: kcanvas cannot know the mapping.
-void user_code_indexing_note(const UiState& s) {
+// The user's kernel maps threads to pixels in its own code: in checked mode its writer record says
+// which thread wrote each pixel, so the views, the inspector, the marks and step mode follow it.
+void user_code_indexing_section(UiState& s) {
     const Dim3& grid = s.resolved.grid;
     const long long threads = grid.count() * s.job.launch.block.count();
     wrapped(fmt::format("Grid {} x block {} = {} threads", to_string(grid), to_string(s.job.launch.block), threads));
     ui::Text("for %lld pixels", 1LL * s.job.params.width * s.job.params.height);
     if (threads < 1LL * s.job.params.width * s.job.params.height)
         coloured(kWarn, "fewer threads than pixels: with one pixel per thread, some stay hatched");
-    wrapped_disabled("Your code decides which pixel each thread paints, so the views, the inspector and "
-                     "step mode, which follow kcanvas' mappings, are off for it.");
+    ImGui::Separator();
+    if (s.kernel.ran_mode == KernelMode::Raw) {
+        coloured(kWarn, "Your kernel runs in raw mode: the views, the inspector and step mode need checked mode "
+                        "(Your kernel, Mode: checked).");
+        s.teach.stepping = false;
+        return;
+    }
+    wrapped_disabled("Your code decides which pixel each thread paints; checked mode records which thread wrote "
+                     "each one, so the views below show your kernel's threads.");
+    ui::Text("Legend: %s view", std::string(view_name(s.job.view)).c_str());
+    legend(s.job, grid);
+    ImGui::Separator();
+    ui::Checkbox("Inspect on hover", &s.teach.inspector);
+    ui::Checkbox("Block edges", &s.teach.block_outlines);
+    ui::Checkbox("Tint pixels written more than once", &s.teach.flag_repeats);
+    step_controls(s, grid.count());
 }
 
 void teaching_sections(UiState& s, const PanelContext& ctx) {
     if (op_registry()[s.job.op].user_code) {
-        if (ui::CollapsingHeader("Indexing", ImGuiTreeNodeFlags_DefaultOpen)) user_code_indexing_note(s);
+        if (s.kernel.ran_mode != KernelMode::Raw) advance_step(s, s.resolved.grid.count());
+        if (ui::CollapsingHeader("Indexing", ImGuiTreeNodeFlags_DefaultOpen)) user_code_indexing_section(s);
         if (ui::CollapsingHeader("Device")) device_section(s, ctx);
         s.teach.section_requests.clear();
         return;

@@ -31,14 +31,14 @@ using test::run;
 // registry the help is built from: a flag or op added, renamed or dropped fails this test until
 // the lists below (and the README) say so.
 const std::set<std::string> kDocumentedFlags = {
-    "--help",     "--headless",     "--op",       "--kernel",      "--size",          "--image",
-    "--image2",   "--level",        "--radius",   "--variant",     "--iter",          "--double",
-    "--center",   "--zoom",         "--matmul-n", "--block",       "--grid",          "--pixels-per-thread",
-    "--mapping",  "--view",         "--tutorial", "--weight",      "--cell",          "--frames",
-    "--watchdog", "--out",          "--json",     "--backend",     "--present",       "--no-vsync",
-    "--script",   "--ui-scale",     "--center-x", "--center-y",    "--julia-re",      "--julia-im",
-    "--gpu",      "--list-gpus",    "--preset",   "--save-preset", "--print-command", "--version",
-    "--force",    "--user-settings"};
+    "--help",     "--headless",      "--op",       "--kernel",      "--size",          "--image",
+    "--image2",   "--level",         "--radius",   "--variant",     "--iter",          "--double",
+    "--center",   "--zoom",          "--matmul-n", "--block",       "--grid",          "--pixels-per-thread",
+    "--mapping",  "--view",          "--tutorial", "--weight",      "--cell",          "--frames",
+    "--watchdog", "--out",           "--json",     "--backend",     "--present",       "--no-vsync",
+    "--script",   "--ui-scale",      "--center-x", "--center-y",    "--julia-re",      "--julia-im",
+    "--gpu",      "--list-gpus",     "--preset",   "--save-preset", "--print-command", "--version",
+    "--force",    "--user-settings", "--integer"};
 const std::vector<std::string> kDocumentedOps = {"gradient",   "checkerboard", "blend",    "grayscale",  "invert",
                                                  "add",        "threshold",    "box_blur", "sobel",      "histogram",
                                                  "mandelbrot", "julia",        "matmul",   "user_kernel"};

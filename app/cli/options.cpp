@@ -292,6 +292,38 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench, std::string& gpu
     return cmd;
 }
 
+// `kcanvas lesson list`, `lesson check FILE|NAME`, `lesson export FILE|NAME --out DIR`.
+CLI::App* add_lesson_command(CLI::App& app, LessonFlags& f) {
+    CLI::App* cmd = app.add_subcommand(
+        "lesson", "Lessons: steps of pictures with captions and questions kcanvas answers itself (see README "
+                  "\"Lessons\").\nlist: the shipped lessons; check: every step painted headless and every "
+                  "question answered\n(exit 1 naming a broken step); export: each step's picture and text, as "
+                  "slides");
+    cmd->require_subcommand(1, 1);
+    cmd->add_subcommand("list", "Print the shipped lessons, one a line, name first");
+    for (const char* action : {"check", "export"}) {
+        CLI::App* sub = cmd->add_subcommand(action, std::string(action) == "check"
+                                                        ? "Paint every step headless and answer every question; exit "
+                                                          "1 naming the first broken step"
+                                                        : "Write each step's picture (PNG) and text, and a GIF of "
+                                                          "each step-mode step, into --out DIR");
+        sub->add_option("lesson", f.lesson, "A lesson file (FILE.json) or a shipped lesson's NAME")->required();
+        sub->add_option("--backend", f.backend, "cuda-interop, cuda-staged, cpu, or auto")->capture_default_str();
+        if (std::string(action) == "export") {
+            sub->add_option("--out", f.out, "The folder for step-01.png, step-01.txt, ...")->required();
+            sub->add_flag("--force", f.force, "Replace read-only files in --out");
+        }
+    }
+    return cmd;
+}
+
+// The lesson subcommand given (list, check or export), into o.lesson_command.
+void take_lesson_command(const CLI::App& cmd, LessonFlags f, Options& o) {
+    for (const CLI::App* sub : cmd.get_subcommands())
+        if (sub->parsed()) f.action = sub->get_name();
+    o.lesson_command = f;
+}
+
 using Refusal = std::optional<std::string>; // why the flags cannot run, as kcanvas prints it
 
 // --preset's picture under the flags: a flag given with it replaces what the preset says.
@@ -491,8 +523,14 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     add_window_flags(app, o);
     const Commands commands{&app, add_record_command(app, record), add_bench_command(app, bench, f.gpu)};
     add_picture_flags(*commands.record, o, f);
+    LessonFlags lesson;
+    const CLI::App* lesson_cmd = add_lesson_command(app, lesson);
     add_about_flags(app, o);
     if (const auto code = parse_command_line(app, commands, argc, argv)) return *code;
+    if (lesson_cmd->parsed()) {
+        take_lesson_command(*lesson_cmd, lesson, o);
+        return o;
+    }
     Refusal refusal = misplaced_record(commands, argv);
     if (!refusal && o.version && !commands.record->parsed()) return o; // main prints it; nothing else is checked
     if (!refusal) refusal = resolve(o, f, record, bench, commands);

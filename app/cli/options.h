@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "app/cli/bench.h"
+#include "app/cli/lesson_command.h"
 #include "app/cli/record.h"
 #include "app/core/preset.h"
 #include "gpu/launch_config.h"
@@ -32,19 +33,20 @@ struct Options {
     std::optional<Backend> backend; // nullopt: the best one available
     Present present = Present::Direct;
     bool vsync = true;
-    std::string script;                // windowed: run this UI script (tests, demos), then quit
-    bool user_settings = false;        // windowed, with --script: read and write settings.conf and imgui.ini
-    int ui_scale_percent = 0;          // windowed: --ui-scale; 0: the saved setting (100 with --script)
-    std::string kernel_path;           // --kernel: the user's .cu file (implies --op user_kernel)
-    std::string kernel_source;         // its text, read while parsing (a missing file is bad input)
-    std::optional<BenchOptions> bench; // `kcanvas bench ...`
-    std::optional<RecordFlags> record; // `kcanvas record ...`, of the picture the other fields describe
-    bool version = false;              // --version: print version_report() (version.h) and exit
-    std::optional<int> gpu;            // --gpu: the CUDA device, checked (nullopt: GL's, or device 0)
-    bool list_gpus = false;            // --list-gpus
-    std::string preset_path;           // --preset: the picture starts from this file
-    std::string save_preset;           // --save-preset: write the preset and exit
-    bool print_command = false;        // --print-command: print the command line and exit
+    std::string script;                        // windowed: run this UI script (tests, demos), then quit
+    bool user_settings = false;                // windowed, with --script: read and write settings.conf and imgui.ini
+    int ui_scale_percent = 0;                  // windowed: --ui-scale; 0: the saved setting (100 with --script)
+    std::string kernel_path;                   // --kernel: the user's .cu file (implies --op user_kernel)
+    std::string kernel_source;                 // its text, read while parsing (a missing file is bad input)
+    std::optional<BenchOptions> bench;         // `kcanvas bench ...`
+    std::optional<RecordFlags> record;         // `kcanvas record ...`, of the picture the other fields describe
+    std::optional<LessonFlags> lesson_command; // `kcanvas lesson list|check|export ...`
+    bool version = false;                      // --version: print version_report() (version.h) and exit
+    std::optional<int> gpu;                    // --gpu: the CUDA device, checked (nullopt: GL's, or device 0)
+    bool list_gpus = false;                    // --list-gpus
+    std::string preset_path;                   // --preset: the picture starts from this file
+    std::string save_preset;                   // --save-preset: write the preset and exit
+    bool print_command = false;                // --print-command: print the command line and exit
     // A preset's window state: the overlays and the canvas's zoom in the window (nullopt: fit).
     bool block_outlines = false;
     std::optional<std::pair<int, int>> inspect;

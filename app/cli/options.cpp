@@ -12,6 +12,7 @@
 #include "app/core/gpu_list.h"
 #include "app/core/kernel_files.h"
 #include "app/core/preset.h"
+#include "app/lesson/lesson.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "render/io/atomic_file.h"
@@ -182,6 +183,9 @@ void add_window_flags(CLI::App& app, Options& o) {
     app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
     app.add_flag("--user-settings", o.user_settings,
                  "Window, with --script: use settings.conf and imgui.ini as a run without a script does");
+    app.add_option("--lesson", o.lesson,
+                   "Window: open this lesson beside the canvas, a FILE.json or a shipped lesson's NAME (kcanvas "
+                   "lesson list)");
     app.add_option(
            "--ui-scale", o.ui_scale_percent,
            "Window: UI scale in percent (75..300) times the monitor's, for this run (the panel's setting is kept)")
@@ -426,6 +430,11 @@ Refusal apply_run(Options& o, const PictureFlags& f) {
         if (auto e = output_format_error(o.out)) return "--out: " + *e;
         if (auto e = output_path_error(o.out)) return "--out: " + *e;
         if (auto e = read_only_refusal(o.out, o.force)) return "--out " + *e;
+    }
+    if (!o.lesson.empty()) {
+        if (o.headless) return "--lesson opens the window: drop --headless (kcanvas lesson check runs one headless)";
+        Lesson lesson;
+        if (auto e = load_lesson(o.lesson, lesson)) return "--lesson: " + *e;
     }
     if (o.save_preset.empty()) return std::nullopt;
     if (auto e = output_path_error(o.save_preset)) return "--save-preset: " + *e;

@@ -41,6 +41,7 @@ struct Options {
     std::optional<BenchOptions> bench;         // `kcanvas bench ...`
     std::optional<RecordFlags> record;         // `kcanvas record ...`, of the picture the other fields describe
     std::optional<LessonFlags> lesson_command; // `kcanvas lesson list|check|export ...`
+    std::string lesson;                        // window: --lesson FILE|NAME, opened beside the canvas
     bool version = false;                      // --version: print version_report() (version.h) and exit
     std::optional<int> gpu;                    // --gpu: the CUDA device, checked (nullopt: GL's, or device 0)
     bool list_gpus = false;                    // --list-gpus

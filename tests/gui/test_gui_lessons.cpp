@@ -4,7 +4,13 @@
 // step's picture in its own view.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "tests/support/gui_script.h"
 #include "tests/support/image_file.h"
@@ -56,6 +62,58 @@ TEST(GuiLessons, TheLessonsSectionOpensAShippedLesson) {
                                          "click Close lesson\nwait 1\nprint Open occupancy\nquit\n");
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
     EXPECT_TRUE(test::has_line(run.result.output, "widget Open occupancy: ")) << run.result.output;
+}
+
+// The pixels the window said were clicked ("You clicked pixel (X, Y)."), in order.
+std::vector<std::pair<int, int>> clicked_pixels(const std::string& output) {
+    std::vector<std::pair<int, int>> pixels;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        int x = 0, y = 0;
+        if (std::sscanf(line.c_str(), "You clicked pixel (%d, %d).", &x, &y) == 2) pixels.push_back({x, y});
+    }
+    return pixels;
+}
+
+// The pixels the status bar named under the mouse ("cursor (X, Y)"), in order.
+std::vector<std::pair<int, int>> cursor_pixels(const std::string& output) {
+    std::vector<std::pair<int, int>> pixels;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        int x = 0, y = 0;
+        const auto at = line.find("cursor (");
+        if (at != std::string::npos && std::sscanf(line.c_str() + at, "cursor (%d, %d)", &x, &y) == 2)
+            pixels.push_back({x, y});
+    }
+    return pixels;
+}
+
+// "Click the pixel thread (3, 2) of block (1, 0) paints": a first run hovers two canvas points and
+// reads the pixels under them from the status bar, to learn where pixels lie on screen; the
+// second, laid out the same, clicks the pixel the tutorial's formula gives, i = 1000*1 + 2*50 + 3
+// = 1103, so (303, 1), and is told it is right.
+TEST(GuiLessons, AClickOnTheCanvasAnswersWhichPixel) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    // Zoomed in about pixel (303, 1), so a pixel is several points wide, as a student would.
+    const std::string start = "window 1280x800\nwait 2\nclick Next\nwait 3\nwheel 6 744,1\nwait 3\n";
+    const auto probe =
+        run_script("kc_gui_lesson_probe", start + "hover 700,300\nwait 2\ntext\nhover 900,500\nwait 2\ntext\nquit\n",
+                   "--backend cpu --lesson tutorial");
+    ASSERT_EQ(probe.result.exit_code, 0) << probe.result.output;
+    const auto p = cursor_pixels(probe.result.output);
+    ASSERT_GE(p.size(), 2u) << probe.result.output;
+    const auto [a, b] = std::pair{p.front(), p.back()};
+    ASSERT_NE(a.first, b.first);
+    // Screen = origin + pixel * scale, from the two clicks (each somewhere inside its pixel).
+    const double scale = (900.0 - 700.0) / (b.first - a.first); // points a pixel, about
+    const int x = static_cast<int>(700 + (303 - a.first + 0.5) * scale);
+    const int y = static_cast<int>(300 + (1 - a.second + 0.5) * scale);
+    const auto run = run_script("kc_gui_lesson_click",
+                                start + fmt::format("click {},{}\nwait 2\ntext\nclick Answer\nwait 2\n", x, y) +
+                                    "expect Right: pixel (303, 1)\nquit\n",
+                                "--backend cpu --lesson tutorial");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    EXPECT_EQ(clicked_pixels(run.result.output), (std::vector<std::pair<int, int>>{{303, 1}})) << run.result.output;
 }
 
 // At twice the UI scale in a small window the caption and question still show whole (wrapped).

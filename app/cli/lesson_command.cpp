@@ -148,13 +148,15 @@ std::string step_text(const Lesson& lesson, std::size_t i, const std::optional<A
     return t;
 }
 
-// A GIF of a step-mode step: its blocks appearing in launch order, through `kcanvas record`.
-int record_step_gif(const Preset& p, const std::string& path, bool force) {
+// A GIF of a step-mode step: its blocks appearing in launch order, through `kcanvas record`, up
+// to the step's picture (step_blocks of them) in the last frame.
+int record_step_gif(const LessonStep& step, const std::string& path, bool force) {
     Options o;
-    apply_preset(p, o);
+    apply_preset(step.preset, o);
     o.backend = Backend::Cpu;
     RecordFlags f;
-    f.out = path, f.force = force, f.step = true, f.fps = 20, f.seconds = 4;
+    f.out = path, f.force = force, f.step = true, f.fps = 10, f.frames = 31;
+    f.blocks_per_second = double(step.step_blocks) / 3.0; // frame 30 is 3 s in
     return run_record(f, o);
 }
 
@@ -183,8 +185,8 @@ int export_lesson(const Lesson& lesson, LessonRenderer& renderer, const LessonFl
         if (auto e = write_file_atomically(base + ".txt", step_text(lesson, r.index, r.answer)))
             return fmt::print(stderr, "kcanvas: {}\n", *e), 2;
         fmt::print("{}.png, {}.txt\n", base, base);
-        if (s.step_blocks >= 0) {
-            if (const int code = record_step_gif(s.preset, base + ".gif", f.force); code != 0) return code;
+        if (s.step_blocks > 0) {
+            if (const int code = record_step_gif(s, base + ".gif", f.force); code != 0) return code;
             fmt::print("{}.gif\n", base);
         }
     }

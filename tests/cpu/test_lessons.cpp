@@ -10,6 +10,9 @@
 #include "app/lesson/lesson.h"
 #include "app/lesson/lesson_check.h"
 #include "gpu/cpu_emulator.h"
+#include "tests/support/gif_file.h"
+#include "tests/support/image_file.h"
+#include "tests/support/reference.h"
 #include "tests/support/run_process.h"
 
 namespace kc {
@@ -209,6 +212,27 @@ TEST(LessonCli, ExportWritesEachStepsPictureAndText) {
     EXPECT_NE(t.find("step 1 of 7: drawGradient"), std::string::npos) << t;
     EXPECT_NE(t.find("Question: Which block paints pixel (500, 420)?"), std::string::npos) << t;
     EXPECT_NE(t.find("Answer: block (16, 4)"), std::string::npos) << t;
+}
+
+// A step-mode step becomes a GIF of its blocks appearing, ending on the step's picture.
+TEST(LessonCli, ExportRecordsAStepModeStepAsAGif) {
+    const std::string dir = ::testing::TempDir() + "/kc_lesson_export_gif";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/steps.json") << R"({"kcanvas_lesson": 1, "title": "Steps", "steps": [
+      {"title": "Half", "caption": "half the blocks", "step_blocks": 6,
+       "preset": {"op": "gradient", "canvas": {"width": 96, "height": 64}, "launch": {"block": "32x8"}}}]})";
+    const auto r = run("lesson export --backend cpu " + dir + "/steps.json --out " + dir + "/out");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const test::DecodedGif gif = test::decode_gif(dir + "/out/step-01.gif");
+    ASSERT_TRUE(gif.ok) << r.output;
+    EXPECT_EQ(gif.frames.size(), 31u);
+    EXPECT_EQ(gif.width, 96);
+    // The step's picture: 6 of the 24 blocks painted in launch order, the first two block rows.
+    const test::LoadedImage picture = test::load_png(dir + "/out/step-01.png");
+    ASSERT_EQ(picture.width, 96) << r.output;
+    EXPECT_TRUE(ref::same_rgb(picture.pixels[15 * 96 + 95], ref::gradient(95, 15, 96, 64)));
+    EXPECT_FALSE(ref::same_rgb(picture.pixels[20 * 96], ref::gradient(0, 20, 96, 64)));
 }
 
 } // namespace

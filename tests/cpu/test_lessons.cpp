@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "app/lesson/lesson.h"
@@ -152,6 +153,47 @@ TEST(Lessons, BadLessonFilesAreRefusedNamingTheStepAndKey) {
         ASSERT_TRUE(e) << c.text;
         EXPECT_NE(e->find(c.message), std::string::npos) << *e;
     }
+}
+
+// The shipped lessons with random bytes changed, cut short or repeated: each is read or refused
+// with a short message holding nothing raw for a terminal, and what reads is answered by the model
+// without a crash (a poor man's fuzzer, run with every test; ASan and UBSan builds see more).
+TEST(Lessons, MangledLessonsAreReadOrRefusedNeverCrash) {
+    std::mt19937 rng(28);
+    int read = 0, refused = 0;
+    for (const ShippedLesson& s : shipped_lessons())
+        for (int round = 0; round < 1500; ++round) {
+            std::string text(s.source);
+            const int edits = 1 + int(rng() % 4);
+            for (int e = 0; e < edits && !text.empty(); ++e) {
+                const std::size_t at = rng() % text.size();
+                switch (rng() % 4) {
+                case 0:
+                    text[at] = static_cast<char>(rng() % 256);
+                    break;
+                case 1:
+                    text.resize(at);
+                    break;
+                case 2:
+                    text.insert(at, text.substr(at, rng() % 64));
+                    break;
+                default:
+                    text[at] = "0123456789[]{}\",:-"[rng() % 18];
+                    break;
+                }
+            }
+            Lesson l;
+            if (const auto e = parse_lesson(text, "mangled", l)) {
+                ++refused;
+                EXPECT_LT(e->size(), 1000u) << *e;
+                EXPECT_EQ(e->find('\x1b'), std::string::npos) << *e;
+                continue;
+            }
+            ++read;
+            (void)check_lesson(l, {}, {});
+        }
+    EXPECT_GT(read, 0);
+    EXPECT_GT(refused, 0);
 }
 
 TEST(LessonCli, ListPrintsEveryShippedLessonNameFirst) {

@@ -59,9 +59,13 @@ TEST(GuiLessons, TheLessonsSectionOpensAShippedLesson) {
         run_script("kc_gui_lesson_menu", "wait 2\nclick Lessons\nprint Open tutorial\nclick Open warps\nwait 2\n"
                                          "expect Step 1 of 6\nexpect Warps in a 32x8 block\n"
                                          "click Next\nclick Next\nwait 2\nexpect Step 3 of 6\nexpect Columns\n"
-                                         "click Close lesson\nwait 1\nprint Open occupancy\nquit\n");
+                                         "print Inspect on hover\nclick Close lesson\nwait 1\nprint Open occupancy\n"
+                                         "print Inspect on hover\nquit\n");
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
     EXPECT_TRUE(test::has_line(run.result.output, "widget Open occupancy: ")) << run.result.output;
+    // The inspector, off while a question waits (it would answer it), is back once the lesson closes.
+    EXPECT_TRUE(test::has_line(run.result.output, "widget Inspect on hover: off")) << run.result.output;
+    EXPECT_EQ(test::printed_value(run.result.output, "Inspect on hover"), "on") << run.result.output;
 }
 
 // The pixels the window said were clicked ("You clicked pixel (X, Y)."), in order.

@@ -107,8 +107,9 @@ bool apply_lesson_step(UiState& s, Requests& requests) {
     const LessonStep* step = current_step(s);
     if (!step || s.lesson.shown == s.lesson.step) return false;
     apply_preset(step->preset, s, requests);
-    s.teach.stepping = step->step_blocks >= 0;
-    if (s.teach.stepping) s.teach.step_request = double(step->step_blocks), s.clock.paused = true;
+    s.teach.stepping = step->step_blocks >= 0; // held at step_blocks: the clock stops while the step shows
+    if (s.teach.stepping) s.teach.step_request = double(step->step_blocks);
+    s.clock.paused = s.teach.stepping;
     show_view(s, *step);
     s.lesson.shown = s.lesson.step;
     return true;
@@ -133,8 +134,9 @@ void lesson_section(UiState& s, const PanelContext& ctx) {
     if (ui::Button("Next")) go_to(l, l.step + 1);
     ImGui::EndDisabled();
     same_line_if_fits(button_width("Close lesson"));
-    if (ui::Button("Close lesson")) {
+    if (ui::Button("Close lesson")) { // the picture stays; the teaching tools come back as they were
         l = LessonPanelState{};
+        s.teach.inspector = true, s.teach.stepping = false, s.clock.paused = false;
         return;
     }
     wrapped_text(kGoodColour, step.title);

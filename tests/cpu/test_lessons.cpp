@@ -66,6 +66,25 @@ TEST(Lessons, TutorialAnswersAreTheLinearIndexWorkedByHand) {
     EXPECT_EQ(answers(shipped("tutorial")), expected);
 }
 
+// Lesson 1's pictures are the tutorial's, pixel for pixel: drawGradient, drawChess with 80-px
+// cells and the merge in C integers (references from the tutorial's formulas, tests/support/reference.h).
+TEST(Lessons, TutorialPicturesArePixelExact) {
+    const Lesson l = shipped("tutorial");
+    const StepPainter paint = cpu_painter();
+    const auto expect_step = [&](std::size_t step, auto reference) {
+        std::vector<Pixel> pixels;
+        ASSERT_EQ(paint(l.steps[step].preset, pixels), std::nullopt);
+        ASSERT_EQ(pixels.size(), 800u * 800u);
+        for (int y = 0; y < 800; ++y)
+            for (int x = 0; x < 800; ++x)
+                ASSERT_TRUE(ref::same_rgb(pixels[std::size_t(y) * 800 + x], reference(x, y)))
+                    << step_name(l, step) << ": pixel " << x << "," << y;
+    };
+    expect_step(0, [](int x, int y) { return ref::gradient(x, y, 800, 800); });
+    expect_step(4, [](int x, int y) { return ref::checkerboard(x, y, 80); });
+    expect_step(5, [](int x, int y) { return ref::tutorial_merge(x, y, 800, 800, 80); });
+}
+
 // 32x8 in 2d: 128 contiguous bytes, 4 sectors, 1 line; columns: 32 lines; 1x32: 32 sectors.
 TEST(Lessons, WarpAnswersCountSectorsAndLines) {
     const std::vector<std::string> expected = {"4", "1", "32", "timed only on a GPU", "32", "timed only on a GPU"};

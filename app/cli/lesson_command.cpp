@@ -167,6 +167,13 @@ int export_lesson(const Lesson& lesson, LessonRenderer& renderer, const LessonFl
                    ec ? ec.message() : "its parent is missing");
         return 2;
     }
+    const auto base_of = [&](std::size_t i) {
+        return (std::filesystem::path(f.out) / fmt::format("step-{:02}", i + 1)).string();
+    };
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) // refused before anything is written
+        for (const char* ext : {".png", ".txt", ".gif"})
+            if (auto e = read_only_refusal(base_of(i) + ext, f.force))
+                return fmt::print(stderr, "kcanvas: {}\n", *e), 2;
     const auto reports = check_lesson(lesson, {}, [&](const Preset& p) { return renderer.time(p); }); // painted below
     for (const StepReport& r : reports) {
         const LessonStep& s = lesson.steps[r.index];
@@ -175,11 +182,9 @@ int export_lesson(const Lesson& lesson, LessonRenderer& renderer, const LessonFl
                        *r.problem);
             return 1;
         }
-        const std::string base = (std::filesystem::path(f.out) / fmt::format("step-{:02}", r.index + 1)).string();
+        const std::string base = base_of(r.index);
         std::vector<Pixel> pixels;
         if (auto e = renderer.paint(s.preset, pixels)) return fmt::print(stderr, "kcanvas: {}\n", *e), 1;
-        for (const std::string& path : {base + ".png", base + ".txt"})
-            if (auto e = read_only_refusal(path, f.force)) return fmt::print(stderr, "kcanvas: {}\n", *e), 2;
         if (auto e = write_image(base + ".png", s.preset.job.params.width, s.preset.job.params.height, pixels))
             return fmt::print(stderr, "kcanvas: {}\n", *e), 2;
         if (auto e = write_file_atomically(base + ".txt", step_text(lesson, r.index, r.answer)))

@@ -233,10 +233,10 @@ Answer answer_waves(const Question& q, const ResolvedLaunch& r) {
     const int per_sm = std::max(0, std::min(g.max_blocks_per_sm, slots > 0 ? g.max_threads_per_sm / slots : 0));
     const OccupancyFigures o = occupancy_figures(r.launch.block, r.grid, per_sm, g.sms, g.max_threads_per_sm);
     const std::string why = fmt::format(
-        "{} threads a block take {} warps; {} holds {} blocks an SM by threads (at most {}; registers and shared "
+        "{} threads a block take {} warps; {} holds {} block{} an SM by threads (at most {}; registers and shared "
         "memory aside), {} SMs: {} blocks a wave. {} blocks = {} full wave{} + a tail of {} ({:.0f} % full)",
-        w.threads_per_block, w.warps_per_block, g.name, per_sm, g.max_blocks_per_sm, g.sms, o.blocks_per_wave, o.blocks,
-        o.full_waves, o.full_waves == 1 ? "" : "s", o.tail_blocks, 100 * o.tail_fill());
+        w.threads_per_block, w.warps_per_block, g.name, per_sm, per_sm == 1 ? "" : "s", g.max_blocks_per_sm, g.sms,
+        o.blocks_per_wave, o.blocks, o.full_waves, o.full_waves == 1 ? "" : "s", o.tail_blocks, 100 * o.tail_fill());
     return number_answer(q.kind == QuestionKind::Waves ? o.waves() : o.tail_blocks, why);
 }
 

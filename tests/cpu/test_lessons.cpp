@@ -253,6 +253,18 @@ TEST(LessonCli, BadInputExitsTwoWithTheReason) {
     r = run("lesson export tutorial");
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("--out"), std::string::npos) << r.output;
+    // A read-only step file is refused before any file is written (the first step's stays as it was).
+    const std::string dir = ::testing::TempDir() + "/kc_lesson_readonly";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/step-01.txt") << "mine";
+    std::ofstream(dir + "/step-03.png") << "mine";
+    std::filesystem::permissions(dir + "/step-03.png", std::filesystem::perms::owner_read);
+    r = run("lesson export tutorial --backend cpu --out " + dir);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("step-03.png' is read-only"), std::string::npos) << r.output;
+    std::ifstream mine(dir + "/step-01.txt");
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(mine)), std::istreambuf_iterator<char>()), "mine");
     r = run("lesson export tutorial --out /no/such/folder/x");
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("cannot make the folder"), std::string::npos) << r.output;

@@ -106,6 +106,28 @@ TEST(Lessons, SharedMemoryAnswersFollowTheGridStride) {
     EXPECT_EQ(answers(shipped("shared-memory")), expected);
 }
 
+// On a GPU the timer answers "which is faster": a stand-in timer here times the columns mapping at
+// 4x the 2d one; the answer is A, with both times and the cache lines, and B is not accepted.
+TEST(Lessons, AFasterQuestionIsAnsweredByTheTimerWhereThereIsOne) {
+    const Lesson l = shipped("warps");
+    const LessonStep& s = l.steps[3]; // 2d or columns
+    ASSERT_TRUE(s.question && s.question->kind == QuestionKind::Faster);
+    const KernelTimer timer = [](const Preset& p) {
+        return std::optional<double>(p.job.launch.mapping == Mapping::Columns ? 40.0 : 10.0);
+    };
+    const auto a = answer_question(*s.question, s.preset, timer);
+    ASSERT_TRUE(std::holds_alternative<Answer>(a));
+    const Answer& answer = std::get<Answer>(a);
+    EXPECT_FALSE(answer.skipped);
+    EXPECT_EQ(answer.text, "A (2d, block 32x8)");
+    EXPECT_NE(answer.why.find("A 10.0 us, B 40.0 us (4.00x)"), std::string::npos) << answer.why;
+    EXPECT_NE(answer.why.find("1 cache line in A, 32 in B"), std::string::npos) << answer.why;
+    EXPECT_TRUE(reply_matches(answer, "a"));
+    EXPECT_FALSE(reply_matches(answer, "B"));
+    for (const StepReport& r : check_lesson(l, {}, timer)) // every timing answered, none skipped
+        EXPECT_FALSE(r.answer && r.answer->skipped) << step_name(l, r.index);
+}
+
 TEST(Lessons, RepliesMatchTheSameNumbersInOrder) {
     Answer block;
     block.text = "block (16, 4)", block.values = {16, 4};

@@ -18,6 +18,7 @@ namespace {
 // --headless the answer comes first and the picture is still rendered (and written to --out).
 int run(const kc::Options& o) {
     if (o.record) return kc::run_record(*o.record, o); // it ignores the top level's other flags, as ever
+    if (o.lesson_command) return kc::run_lesson_command(*o.lesson_command, o.gpu);
     if (o.version) return std::fputs(kc::version_report().c_str(), stdout) < 0 ? 1 : 0;
     if (o.list_gpus) return kc::print_gpu_list();
     if (o.bench) return kc::run_bench(*o.bench);

@@ -125,13 +125,22 @@ Coverage coverage(const LaunchConfig& config, int width, int height) {
         const Dim3 tile = block_tile(config), tiles = grid_to_picture(config.mapping, g);
         c.covered_pixels =
             std::min<long long>(width, 1LL * tiles.x * tile.x) * std::min<long long>(height, 1LL * tiles.y * tile.y);
+        // In the grid's axes: a thread row or column owns pixels while its first one is inside.
+        const Dim3 extent = grid_to_picture(config.mapping, {width, height, 1});
+        const auto owning = [](long long threads, long long side, int per_thread) {
+            return std::min(threads, (side + per_thread - 1) / per_thread);
+        };
+        c.idle_threads = c.threads - owning(1LL * g.x * b.x, extent.x, config.pixels_per_thread) *
+                                         owning(1LL * g.y * b.y, extent.y, config.rows_per_thread) * layers;
         break;
     }
     case Mapping::Linear:
         c.covered_pixels = std::min(c.pixels, plane_threads);
+        c.idle_threads = c.threads - c.covered_pixels * layers;
         break;
     case Mapping::GridStride:
         c.covered_pixels = plane_threads > 0 ? c.pixels : 0;
+        c.idle_threads = c.threads - std::min(c.pixels, plane_threads) * layers;
         break;
     }
     c.repeated_writes = c.covered_pixels * (layers - 1);

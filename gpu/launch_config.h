@@ -91,6 +91,7 @@ struct Coverage {
     long long covered_pixels = 0;       // pixels at least one thread writes
     long long repeated_writes = 0;      // writes beyond the first to an already-written pixel
     long long multi_written_pixels = 0; // pixels more than one thread writes (the last write wins, unordered)
+    long long idle_threads = 0;         // threads the bounds check sends home: they own no pixel
     bool covers_all() const { return covered_pixels == pixels; }
 };
 Coverage coverage(const LaunchConfig& config, int width, int height);

@@ -207,7 +207,7 @@ WarpStores first_warp_stores(const LaunchConfig& c, int width, int height, int w
     const long long pixels = 1LL * width * height;
     const int lanes = static_cast<int>(std::min<long long>(warp_size, 1LL * c.block.x * c.block.y));
     const int store_bytes = 4 * c.pixels_per_thread;
-    std::set<long long> rows, lines;
+    std::set<long long> rows, lines, sectors;
     for (int k = 0; k < lanes; ++k) {
         const int tx = k % c.block.x, ty = k / c.block.x; // block (0, 0), layer z = 0
         long long first;                                  // the first pixel lane k stores
@@ -222,10 +222,12 @@ WarpStores first_warp_stores(const LaunchConfig& c, int width, int height, int w
         ++w.lanes;
         rows.insert(first / width);
         const long long end = std::min(first + c.pixels_per_thread, (first / width + 1) * width); // rows end a store
-        for (long long byte = first * 4; byte < end * 4; byte += 4) lines.insert(byte / kCacheLineBytes);
+        for (long long byte = first * 4; byte < end * 4; byte += 4)
+            lines.insert(byte / kCacheLineBytes), sectors.insert(byte / kSectorBytes);
     }
     w.rows = static_cast<int>(rows.size());
     w.cache_lines = static_cast<int>(lines.size());
+    w.sectors = static_cast<int>(sectors.size());
     w.ideal_lines = static_cast<int>((1LL * w.lanes * store_bytes + kCacheLineBytes - 1) / kCacheLineBytes);
     return w;
 }

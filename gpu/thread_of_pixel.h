@@ -52,10 +52,12 @@ std::string mapping_formula(const LaunchConfig& config, const Dim3& grid, int wi
 // the rows it writes and the 128-byte cache lines it touches. Neighbouring 4-byte stores share a
 // line (coalesced: 32 lanes, 1 line); 32 stores a row apart each need their own (columns: 32 lines).
 constexpr int kCacheLineBytes = 128;
+constexpr int kSectorBytes = 32; // DRAM and L2 move 32-byte sectors: a line is 4 of them
 struct WarpStores {
     int lanes = 0;       // lanes that store (the others find no pixel)
     int rows = 0;        // picture rows they store to
     int cache_lines = 0; // 128-byte lines those stores touch
+    int sectors = 0;     // 32-byte sectors they touch
     int ideal_lines = 0; // lines the same bytes need when they are neighbours
 };
 WarpStores first_warp_stores(const LaunchConfig& config, int width, int height, int warp_size = 32);

@@ -12,6 +12,7 @@
 #include "app/core/gpu_list.h"
 #include "app/core/kernel_files.h"
 #include "app/core/preset.h"
+#include "app/lesson/lesson.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "render/io/atomic_file.h"
@@ -190,6 +191,9 @@ void add_window_flags(CLI::App& app, Options& o) {
     app.add_option("--script", o.script, "Window: run this UI script, then quit (see tests/gui)");
     app.add_flag("--user-settings", o.user_settings,
                  "Window, with --script: use settings.conf and imgui.ini as a run without a script does");
+    app.add_option("--lesson", o.lesson,
+                   "Window: open this lesson beside the canvas, a FILE.json or a shipped lesson's NAME (kcanvas "
+                   "lesson list)");
     app.add_option(
            "--ui-scale", o.ui_scale_percent,
            "Window: UI scale in percent (75..300) times the monitor's, for this run (the panel's setting is kept)")
@@ -303,6 +307,38 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench, std::string& gpu
     return cmd;
 }
 
+// `kcanvas lesson list`, `lesson check FILE|NAME`, `lesson export FILE|NAME --out DIR`.
+CLI::App* add_lesson_command(CLI::App& app, LessonFlags& f) {
+    CLI::App* cmd = app.add_subcommand(
+        "lesson", "Lessons: steps of pictures with captions and questions kcanvas answers itself (see README "
+                  "\"Lessons\").\nlist: the shipped lessons; check: every step painted headless and every "
+                  "question answered\n(exit 1 naming a broken step); export: each step's picture and text, as "
+                  "slides");
+    cmd->require_subcommand(1, 1);
+    cmd->add_subcommand("list", "Print the shipped lessons, one a line, name first");
+    for (const char* action : {"check", "export"}) {
+        CLI::App* sub = cmd->add_subcommand(action, std::string(action) == "check"
+                                                        ? "Paint every step headless and answer every question; exit "
+                                                          "1 naming the first broken step"
+                                                        : "Write each step's picture (PNG) and text, and a GIF of "
+                                                          "each step-mode step, into --out DIR");
+        sub->add_option("lesson", f.lesson, "A lesson file (FILE.json) or a shipped lesson's NAME")->required();
+        sub->add_option("--backend", f.backend, "cuda-interop, cuda-staged, cpu, or auto")->capture_default_str();
+        if (std::string(action) == "export") {
+            sub->add_option("--out", f.out, "The folder for step-01.png, step-01.txt, ...")->required();
+            sub->add_flag("--force", f.force, "Replace read-only files in --out");
+        }
+    }
+    return cmd;
+}
+
+// The lesson subcommand given (list, check or export), into o.lesson_command.
+void take_lesson_command(const CLI::App& cmd, LessonFlags f, Options& o) {
+    for (const CLI::App* sub : cmd.get_subcommands())
+        if (sub->parsed()) f.action = sub->get_name();
+    o.lesson_command = f;
+}
+
 using Refusal = std::optional<std::string>; // why the flags cannot run, as kcanvas prints it
 
 // --preset's picture under the flags: a flag given with it replaces what the preset says.
@@ -411,6 +447,11 @@ Refusal apply_run(Options& o, const PictureFlags& f) {
         if (auto e = output_path_error(o.out)) return "--out: " + *e;
         if (auto e = read_only_refusal(o.out, o.force)) return "--out " + *e;
     }
+    if (!o.lesson.empty()) {
+        if (o.headless) return "--lesson opens the window: drop --headless (kcanvas lesson check runs one headless)";
+        Lesson lesson;
+        if (auto e = load_lesson(o.lesson, lesson)) return "--lesson: " + *e;
+    }
     if (o.save_preset.empty()) return std::nullopt;
     if (auto e = output_path_error(o.save_preset)) return "--save-preset: " + *e;
     if (auto e = read_only_refusal(o.save_preset, o.force)) return "--save-preset " + *e;
@@ -507,8 +548,14 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     add_window_flags(app, o);
     const Commands commands{&app, add_record_command(app, record), add_bench_command(app, bench, f.gpu)};
     add_picture_flags(*commands.record, o, f);
+    LessonFlags lesson;
+    const CLI::App* lesson_cmd = add_lesson_command(app, lesson);
     add_about_flags(app, o);
     if (const auto code = parse_command_line(app, commands, argc, argv)) return *code;
+    if (lesson_cmd->parsed()) {
+        take_lesson_command(*lesson_cmd, lesson, o);
+        return o;
+    }
     Refusal refusal = misplaced_record(commands, argv);
     if (!refusal && o.version && !commands.record->parsed()) return o; // main prints it; nothing else is checked
     if (!refusal) refusal = resolve(o, f, record, bench, commands);

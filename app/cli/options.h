@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "app/cli/bench.h"
+#include "app/cli/lesson_command.h"
 #include "app/cli/record.h"
 #include "app/core/preset.h"
 #include "gpu/kernel_source.h"
@@ -48,6 +49,8 @@ struct Options {
     std::string preset_path;                      // --preset: the picture starts from this file
     std::string save_preset;                      // --save-preset: write the preset and exit
     bool print_command = false;                   // --print-command: print the command line and exit
+    std::optional<LessonFlags> lesson_command;    // `kcanvas lesson list|check|export ...`
+    std::string lesson;                           // window: --lesson FILE|NAME, opened beside the canvas
     // A preset's window state: the overlays and the canvas's zoom in the window (nullopt: fit).
     bool block_outlines = false;
     std::optional<std::pair<int, int>> inspect;

@@ -224,13 +224,18 @@ void read_inputs(Fields& top, Preset& out) {
     }
 }
 
-void read_top(const json& j, Preset& out, std::vector<std::string>& warnings) {
-    Fields top(j, "", warnings);
+void read_version(Fields& top) {
     const auto version = top.number("kcanvas_preset");
     if (!version) refuse("kcanvas_preset", "missing: this is not a kcanvas preset");
     if (*version != kPresetVersion)
         refuse("kcanvas_preset",
                fmt::format("version {} is not the one this kcanvas reads ({})", *version, kPresetVersion));
+}
+
+// A whole preset carries its version; a partial one (a lesson step's) only the keys that change.
+void read_top(const json& j, Preset& out, std::vector<std::string>& warnings, bool partial = false) {
+    Fields top(j, "", warnings);
+    if (!partial) read_version(top);
     if (const auto op = top.text("op")) {
         const OpInfo* info = find_op(*op);
         if (!info) refuse("op", fmt::format("unknown op {}: choose one of {}", quoted(*op, 40), op_names()));
@@ -273,12 +278,13 @@ std::string preset_json(const Preset& p) {
 
 namespace {
 
-// Read from JSON, with warnings and errors in `warnings`/the result.
-std::optional<std::string> read_preset(const json& j, Preset& out, std::vector<std::string>& warnings) {
-    Preset p;
+// Read from JSON over `start`, with warnings and errors in `warnings`/the result.
+std::optional<std::string> read_preset(const json& j, Preset& out, std::vector<std::string>& warnings,
+                                       const Preset& start = {}, bool partial = false) {
+    Preset p = start;
     std::vector<std::string> found;
     try {
-        read_top(j, p, found);
+        read_top(j, p, found, partial);
     } catch (const PresetError& e) {
         return e.message;
     } catch (const json::exception& e) { // a value of a type the reader did not expect
@@ -300,6 +306,11 @@ std::optional<std::string> parse_preset(const std::string& text, Preset& out, st
     auto j = parse_json(text, kPresetLimits);
     if (const auto* e = std::get_if<std::string>(&j)) return *e;
     return read_preset(std::get<json>(j), out, warnings);
+}
+
+std::optional<std::string> apply_partial_preset(const nlohmann::json& j, Preset& inout,
+                                                std::vector<std::string>& warnings) {
+    return read_preset(j, inout, warnings, inout, true);
 }
 
 std::optional<std::string> load_preset(const std::string& path, Preset& out, std::vector<std::string>& warnings) {

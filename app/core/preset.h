@@ -39,6 +39,11 @@ std::string preset_json(const Preset& p);
 // error naming its JSON path and the limit ("launch.block: 64x32 has 2048 threads, over 1024").
 std::optional<std::string> parse_preset(const std::string& text, Preset& out, std::vector<std::string>& warnings);
 
+// A partial preset, as a lesson step holds it: a preset's keys without "kcanvas_preset", read over
+// `inout` (what it does not name stays). On an error `inout` is unchanged.
+std::optional<std::string> apply_partial_preset(const nlohmann::json& j, Preset& inout,
+                                                std::vector<std::string>& warnings);
+
 // The file versions: errors name the file.
 std::optional<std::string> load_preset(const std::string& path, Preset& out, std::vector<std::string>& warnings);
 // Atomically; the images' paths are stored absolute (resolved against the working folder), so the

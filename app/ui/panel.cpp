@@ -13,6 +13,7 @@
 #include "app/ui/panel_text.h"
 #include "app/ui/panels/image_panel.h"
 #include "app/ui/panels/kernel_panel.h"
+#include "app/ui/panels/lesson_panel.h"
 #include "app/ui/panels/preset_panel.h"
 #include "app/ui/panels/record_panel.h"
 #include "app/ui/panels/teach_panel.h"
@@ -564,6 +565,7 @@ void paint_problems(UiState&, const PanelContext& ctx) {
 }
 
 constexpr Section kSections[] = {
+    {"Lessons", false, always, lesson_section}, // first, so a step's caption shows at any scale; a new step opens it
     {nullptr, false, always, backend_section},
     {"Operation and parameters", true, always, operation_section},
     {"Your kernel", true, user_code, kernel_section},
@@ -582,8 +584,10 @@ constexpr Section kSections[] = {
 };
 
 void panel_sections(UiState& s, const PanelContext& ctx) {
+    const bool new_step = apply_lesson_step(s, ctx.requests); // its picture, before the sections show it
     for (const Section& section : kSections) {
         if (!section.shown(s)) continue;
+        if (new_step && section.draw == lesson_section) ImGui::SetNextItemOpen(true);
         const ImGuiTreeNodeFlags flags = section.open_at_first ? ImGuiTreeNodeFlags_DefaultOpen : 0;
         if (!section.title || ui::CollapsingHeader(section.title, flags)) section.draw(s, ctx);
     }

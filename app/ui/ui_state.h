@@ -12,6 +12,7 @@
 #include "app/core/teach_state.h"
 #include "app/core/time_clock.h"
 #include "app/ui/panels/image_panel.h"
+#include "app/ui/panels/lesson_panel.h"
 #include "app/ui/panels/record_panel.h"
 #include "gpu/launch_config.h"
 #include "gpu/paint_job.h"
@@ -51,6 +52,7 @@ struct UiState {
     TeachState teach;                  // inspector, overlays, step mode (teach_panel.h)
     TimeClock clock;                   // the animation's t (user kernels, step mode): the Time section
     RecordPanelState record;           // the Record section (record_panel.h)
+    LessonPanelState lesson;           // the open lesson, its step and answer (lesson_panel.h)
     bool tune_ended = false;           // a sweep just ended: the panel scrolls its results into view once
 
     SourceImages sources;                               // input images A and B, fitted to the canvas

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/ui/panels/lesson_panel.h"
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 
@@ -70,6 +71,8 @@ void handle_drag(UiState& s) {
     CanvasGesture& g = s.gesture;
     if (g.drag_button >= 0 && !io.MouseDown[g.drag_button]) g.drag_button = -1;
     if (g.drag_button < 0 && !io.WantCaptureMouse && s.view.viewport().contains(mouse())) {
+        if (io.MouseClicked[0] && lesson_waits_for_click(s)) // the student's answer to "click the pixel"
+            if (const auto p = s.view.pixel_at(mouse())) s.lesson.clicked = std::pair{p->x, p->y};
         for (int button : {0, 1, 2}) {
             if (!io.MouseClicked[button]) continue;
             g.drag_button = button;

@@ -13,6 +13,7 @@
 
 #include "app/core/imgui_ini.h"
 #include "app/core/user_dirs.h"
+#include "app/ui/panels/lesson_panel.h"
 #include "app/ui/ui_scale.h"
 #include "app/window/requests.h"
 #include "render/io/atomic_file.h"
@@ -100,6 +101,12 @@ void save_changed_settings(const UiState& s, SettingsFile& file, bool force) {
 std::optional<int> prepare_state(const Options& o, UiState& state, Requests& requests, SettingsFile& settings,
                                  Canvas& canvas, const FramePainter& painter) {
     state.job = job_from_options(o);
+    if (!o.lesson.empty()) { // checked by parse_options; read again here
+        if (auto e = open_lesson(state.lesson, o.lesson)) {
+            fmt::print(stderr, "kcanvas: --lesson: {}\n", *e);
+            return 2;
+        }
+    }
     state.teach.block_outlines = o.block_outlines; // a preset's overlays
     state.teach.pinned_pixel = o.inspect;
     if (o.canvas_zoom) requests.push(request::SetZoom{*o.canvas_zoom});

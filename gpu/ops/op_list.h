@@ -12,6 +12,10 @@
 // the script verb NAME, "params": {"NAME": ...} in a preset.
 KC_PARAM(float, weight, 0.75f, .name = "weight", .label = "Blend weight",
          .help = "blend = round(w*A + (1-w)*B); the tutorial's 3/4 - 1/4 merge is 0.75", .lo = 0, .hi = 1)
+KC_PARAM(bool, blend_integer, false, .name = "integer", .label = "Integer arithmetic",
+         .help = "blend: a*W/256 + b*(256-W)/256 per channel with W = round(256*weight), each term truncated as C "
+                 "integers are; at weight 0.75 it is the tutorial's a*3/4 + b/4, pixel-exact",
+         .lo = 0, .hi = 1)
 KC_PARAM(int, cell, 80, .name = "cell", .label = "Cell size", .help = "checkerboard cell size", .unit = "pixels",
          .lo = 1, .hi = 16384, .slider_hi = 400)
 KC_PARAM(int, level, 128, .name = "level", .label = "Level", .help = "threshold: gray >= level is white", .lo = 0,

@@ -38,7 +38,7 @@ const std::set<std::string> kDocumentedFlags = {
     "--watchdog", "--out",           "--json",        "--backend",     "--present",       "--no-vsync",
     "--script",   "--ui-scale",      "--center-x",    "--center-y",    "--julia-re",      "--julia-im",
     "--gpu",      "--list-gpus",     "--preset",      "--save-preset", "--print-command", "--version",
-    "--force",    "--user-settings", "--kernel-mode", "--strict"};
+    "--force",    "--user-settings", "--kernel-mode", "--strict",      "--integer",       "--lesson"};
 const std::vector<std::string> kDocumentedOps = {"gradient",   "checkerboard", "blend",    "grayscale",  "invert",
                                                  "add",        "threshold",    "box_blur", "sobel",      "histogram",
                                                  "mandelbrot", "julia",        "matmul",   "user_kernel"};

@@ -301,6 +301,14 @@ TEST(Coverage, FormulaCountsEqualBruteForceAndEmulatorCounts) {
         EXPECT_EQ(cov.covered_pixels, covered) << what;
         EXPECT_EQ(cov.repeated_writes, repeated) << what;
         EXPECT_EQ(cov.multi_written_pixels, multi) << what;
+        long long owning = 0; // threads with at least one write (a thread's writes come one after another)
+        test::Thread last{-1, -1, -1, -1, -1, -1};
+        test::for_each_write(job.launch, g, width, height, [&](const test::Thread& t, long long) {
+            const bool same = t.bx == last.bx && t.by == last.by && t.bz == last.bz && t.tx == last.tx &&
+                              t.ty == last.ty && t.tz == last.tz;
+            owning += !same, last = t;
+        });
+        EXPECT_EQ(cov.idle_threads, cov.threads - owning) << what;
 
         std::vector<unsigned> counted(brute.size(), 0);
         emulate(job, PixelRecord{nullptr, counted.data()});
@@ -415,6 +423,11 @@ TEST(Columns, WarpStoresTouchOneLinePerLane) {
     EXPECT_EQ(stores(Mapping::Columns, {8, 4, 1}).cache_lines, 8);  // 4 neighbours in each of 8 rows
     EXPECT_EQ(stores(Mapping::TwoD, {32, 8, 1}, 4).cache_lines, 4); // 512 bytes of 16-byte stores
     EXPECT_EQ(stores(Mapping::Linear, {50, 20, 1}).cache_lines, 1);
+    // 32-byte sectors: 128 contiguous bytes are 4; 32 lanes down a column, one each.
+    EXPECT_EQ(two_d.sectors, 4);
+    EXPECT_EQ(columns.sectors, 32);
+    EXPECT_EQ(stores(Mapping::TwoD, {8, 4, 1}).sectors, 4); // 32 bytes in each of 4 rows
+    EXPECT_EQ(stores(Mapping::TwoD, {32, 8, 1}, 4).sectors, 16);
     EXPECT_EQ(first_warp_stores({.block = {32, 8, 1}, .mapping = Mapping::Columns}, 5, 3).lanes, 3); // a 3-row canvas
 }
 

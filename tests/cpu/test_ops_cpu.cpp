@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu/cpu_emulator.h"
+#include "gpu/param_limits.h"
 #include "tests/support/op_expectations.h"
 #include "tests/support/poison.h"
 
@@ -57,6 +58,24 @@ TEST(CpuEmulator, TutorialBlendIsThreeQuartersGradient) {
     // (80,0): white cell: 0.75*v + 63.75.
     const ref::Rgb g = ref::gradient(80, 0, 800, 800);
     EXPECT_EQ(out[80], make_pixel(ref::mix(0.75, g.r, 255), ref::mix(0.75, g.g, 255), ref::mix(0.75, g.b, 255)));
+}
+
+// --integer: the tutorial's a*3/4 + b/4 in C integers, every pixel, with its launch (the rounded
+// blend differs from it on most pixels, so this cannot pass by accident).
+TEST(CpuEmulator, IntegerBlendIsPixelExactToTheTutorialsMerge) {
+    PaintJob job;
+    job.op = find_op("blend")->index;
+    job.launch = tutorial_preset();
+    ASSERT_EQ(set_param_text(job.params, "integer", "on"), std::nullopt);
+    const auto out = paint(job);
+    long long differs_from_rounded = 0;
+    for (int y = 0; y < 800; ++y)
+        for (int x = 0; x < 800; ++x) {
+            const Pixel p = out[std::size_t(y) * 800 + x];
+            ASSERT_TRUE(ref::same_rgb(p, ref::tutorial_merge(x, y, 800, 800, 80))) << x << "," << y;
+            differs_from_rounded += !ref::same_rgb(p, ref::blend(x, y, 800, 800, 80, 0.75));
+        }
+    EXPECT_GT(differs_from_rounded, 800 * 800 / 2); // the option changes the picture
 }
 
 TEST(CpuEmulator, RefusedLaunchLeavesTheOutputUntouched) {

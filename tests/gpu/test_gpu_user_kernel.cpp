@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <tuple>
 
 #include "gpu/cuda_device.h"
 #include "gpu/cuda_paint.h"
@@ -82,12 +83,16 @@ TEST_F(GpuUserKernel, ChessStarterWithTheTutorialsLaunchCoversItsCanvas) {
     PaintJob job;
     job.params.width = job.params.height = 800;
     job.launch = tutorial_preset(); // block 50x20, grid 80x8: exactly 640000 threads
-    const auto out = paint(kernel, job);
-    for (int y = 0; y < 800; ++y)
-        for (int x = 0; x < 800; ++x) {
-            const std::uint8_t v = (x / 100 + y / 100) % 2 == 1 ? 255 : 0;
-            ASSERT_EQ(out[std::size_t(y) * 800 + x], (Pixel{v, v, v, 255})) << x << "," << y;
-        }
+    for (const auto [w, h, grid] : {std::tuple{800, 800, Dim3{80, 8, 1}}, std::tuple{1000, 600, Dim3{40, 15, 1}}}) {
+        job.params.width = w, job.params.height = h;
+        job.launch.grid = grid; // 1000 threads a block, one per pixel
+        const auto out = paint(kernel, job);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) { // the tutorial's 80-px cells, squares whatever the width
+                const std::uint8_t v = (x / 80 + y / 80) % 2 == 1 ? 255 : 0;
+                ASSERT_EQ(out[std::size_t(y) * w + x], (Pixel{v, v, v, 255})) << w << "x" << h << ": " << x << "," << y;
+            }
+    }
 }
 
 TEST_F(GpuUserKernel, ATooSmallGridLeavesExactlyTheUncoveredPixelsHatched) {

@@ -88,6 +88,22 @@ TEST(GuiControls, LaunchCombosRadiosAndPresetsPaintWhatTheCommandLinePaints) {
     expect_same_as_cli(run, "fixed_grid", "--grid 2x13 --pixels-per-thread 1");
 }
 
+// Blend's Integer arithmetic box (the tutorial's a*3/4 + b/4): clicked, the picture is the
+// command line's --integer; clicked again, the rounded blend's.
+TEST(GuiControls, IntegerArithmeticBoxPaintsWhatIntegerPaints) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run =
+        run_script("kc_gui_integer", std::string("size ") + kSize + "\nwait 2\n" + pick_op("Blend A and B") +
+                                         "click Integer arithmetic\nwait 2\nprint Integer arithmetic\n"
+                                         "save {dir}/integer.png\nclick Integer arithmetic\nwait 2\n"
+                                         "save {dir}/rounded.png\nquit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    EXPECT_EQ(printed_value(run.result.output, "Integer arithmetic"), "on");
+    const std::string rose = std::string(" --image ") + KC_ASSETS + "/rose.jpg";
+    expect_same_as_cli(run, "integer", "--op blend --integer" + rose);
+    expect_same_as_cli(run, "rounded", "--op blend" + rose);
+}
+
 // Mandelbrot: the Iterations slider and the Double precision box change the picture as the
 // command line's --iter and --double do; the wheel zooms and Reset view comes back to the whole set.
 TEST(GuiControls, FractalControlsAndResetView) {

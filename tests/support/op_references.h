@@ -87,7 +87,11 @@ inline const std::map<std::string, Reference, std::less<>>& references() {
         {"checkerboard", {[](const RefInputs& i) {
              return each_pixel(i.p, [&](int x, int y) { return pixel(checkerboard(x, y, i.p.cell)); });
          }}},
-        {"blend", {[](const RefInputs& i) { return blend(i.a, i.b, i.p.weight).px; }, 1}},
+        {"blend",
+         {[](const RefInputs& i) {
+              return (i.p.blend_integer ? blend_integer(i.a, i.b, i.p.weight) : blend(i.a, i.b, i.p.weight)).px;
+          },
+          1}},
         {"grayscale", {[](const RefInputs& i) { return grayscale(i.a).px; }}},
         {"invert", {[](const RefInputs& i) { return invert(i.a).px; }}},
         {"add", {[](const RefInputs& i) { return add(i.a, i.b).px; }}},

@@ -33,6 +33,13 @@ inline Rgb blend(int x, int y, int w, int h, int cell, double weight) {
     return {mix(weight, a.r, b.r), mix(weight, a.g, b.g), mix(weight, a.b, b.b)};
 }
 
+// The tutorial's merge as its C code computes it, in integers: a*3/4 + b/4 per channel, each
+// division truncating (the gradient over the checkerboard).
+inline Rgb tutorial_merge(int x, int y, int w, int h, int cell) {
+    const Rgb a = gradient(x, y, w, h), b = checkerboard(x, y, cell);
+    return {a.r * 3 / 4 + b.r / 4, a.g * 3 / 4 + b.g / 4, a.b * 3 / 4 + b.b / 4};
+}
+
 // How many threads of a launch write each pixel, by enumerating every thread as CUDA would and
 // applying the mapping's formula (2d, columns, the tutorial's linear flattening, or a grid-stride loop).
 inline std::vector<int> writes_per_pixel(const LaunchConfig& l, const Dim3& grid, int w, int h) {

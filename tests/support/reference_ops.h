@@ -75,6 +75,16 @@ inline Img blend(const Img& a, const Img& b, double w) {
         return rgb(mix(p.r, q.r), mix(p.g, q.g), mix(p.b, q.b));
     });
 }
+// --integer: weights in 256ths, W = round(256 w), each term truncated as C integers are
+// (the tutorial's a*3/4 + b/4 at w = 0.75).
+inline Img blend_integer(const Img& a, const Img& b, double w) {
+    const int W = static_cast<int>(std::floor(w * 256 + 0.5));
+    auto mix = [W](int x, int y) { return x * W / 256 + y * (256 - W) / 256; };
+    return map(a, [&](Pixel p, std::size_t i) {
+        const Pixel q = b.px[i];
+        return rgb(mix(p.r, q.r), mix(p.g, q.g), mix(p.b, q.b));
+    });
+}
 inline Img box_blur(const Img& a, int r) {
     Img out{a.w, a.h, std::vector<Pixel>(a.px.size())};
     const double n = (2 * r + 1) * (2 * r + 1);

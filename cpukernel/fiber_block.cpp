@@ -1,10 +1,7 @@
-// _FORTIFY_SOURCE's longjmp refuses to jump to another stack; these jumps are between fibers.
-#undef _FORTIFY_SOURCE
 #include "cpukernel/fiber_block.h"
 
 #include <fmt/format.h>
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <stdexcept>
@@ -39,35 +36,30 @@ std::string some_threads(const std::vector<unsigned>& threads, KcCpuDim block_di
 
 struct FiberBlockRunner::Fiber {
     void* mapping = nullptr;
-    ucontext_t context{};
-    jmp_buf idle;      // the top of its loop: jumped to to run a thread from its start
-    jmp_buf suspended; // inside __syncthreads(): jumped to to resume the thread
+    FiberContext context;
     bool ended = false;
     int line = 0; // the barrier it waits at
 
     Fiber() {
-        const long page = sysconf(_SC_PAGESIZE);
-        mapping = mmap(nullptr, kStackBytes + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
+        mapping = mmap(nullptr, kStackBytes + page(), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (mapping == MAP_FAILED) throw std::runtime_error("no memory for a fiber's stack");
-        mprotect(mapping, page, PROT_NONE);
-        getcontext(&context);
-        context.uc_stack.ss_sp = static_cast<char*>(mapping) + page;
-        context.uc_stack.ss_size = kStackBytes;
-        context.uc_link = nullptr;
-        makecontext(&context, &Fiber::main, 0);
+        mprotect(mapping, page(), PROT_NONE);
+        reset();
     }
-    ~Fiber() { munmap(mapping, kStackBytes + sysconf(_SC_PAGESIZE)); }
+    ~Fiber() { munmap(mapping, kStackBytes + page()); }
+    static std::size_t page() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 
-    // The fiber's whole life: wait at `idle`, run a thread, say it ended, wait again.
+    // Ready to run a thread from its start (a fiber abandoned inside a thread starts afresh).
+    void reset() { make_fiber_context(context, static_cast<char*>(mapping) + page(), kStackBytes, &Fiber::main); }
+
+    // The fiber's whole life: run a thread, say it ended, wait to be switched to for the next.
     static void main() {
         Fiber* self = t_starting;
-        FiberBlockRunner* runner = t_runner;
-        if (_setjmp(self->idle) == 0) _longjmp(runner->home_, 1); // started: back to its creator
         for (;;) {
             t_runner->run_thread_();
             self->ended = true;
-            if (_setjmp(self->idle) == 0) _longjmp(t_runner->home_, 1);
+            switch_fiber_context(self->context, t_runner->home_);
         }
     }
 };
@@ -78,10 +70,7 @@ FiberBlockRunner::~FiberBlockRunner() = default;
 FiberBlockRunner::Fiber& FiberBlockRunner::idle_fiber() {
     if (free_.empty()) {
         fibers_.push_back(std::make_unique<Fiber>());
-        Fiber* f = fibers_.back().get();
-        t_runner = this, t_starting = f;
-        if (_setjmp(home_) == 0) setcontext(&f->context); // runs to its `idle` and jumps back
-        free_.push_back(f);
+        free_.push_back(fibers_.back().get());
     }
     Fiber* f = free_.back();
     free_.pop_back();
@@ -89,15 +78,16 @@ FiberBlockRunner::Fiber& FiberBlockRunner::idle_fiber() {
 }
 
 void FiberBlockRunner::reserve(unsigned fibers) {
-    std::vector<Fiber*> taken;
-    while (fibers_.size() < fibers) taken.push_back(&idle_fiber());
-    for (Fiber* f : taken) free_.push_back(f);
+    while (fibers_.size() < fibers) {
+        fibers_.push_back(std::make_unique<Fiber>());
+        free_.push_back(fibers_.back().get());
+    }
 }
 
-void FiberBlockRunner::switch_to(Fiber& f, bool start) {
+void FiberBlockRunner::switch_to(Fiber& f) {
     current_ = &f;
-    t_runner = this;
-    if (_setjmp(home_) == 0) _longjmp(start ? f.idle : f.suspended, 1);
+    t_runner = this, t_starting = &f;
+    switch_fiber_context(home_, f.context);
     current_ = nullptr;
 }
 
@@ -107,7 +97,7 @@ int FiberBlockRunner::barrier(int line, int predicate) {
     if (!f) return 0; // not on a fiber: run() never calls a kernel that way
     f->line = line;
     r->pending_total_ += predicate;
-    if (_setjmp(f->suspended) == 0) _longjmp(r->home_, 1);
+    switch_fiber_context(f->context, r->home_);
     return t_runner->released_total_;
 }
 
@@ -123,9 +113,8 @@ std::optional<std::string> FiberBlockRunner::run(KcCpuThreadState* state, KcCpuD
         waiting.clear(), ended.clear();
         for (unsigned k : runnable) {
             state->thread_idx = thread_coords(k, block_dim);
-            const bool start = !fiber_of[k];
-            if (start) fiber_of[k] = &idle_fiber(), fiber_of[k]->ended = false;
-            switch_to(*fiber_of[k], start);
+            if (!fiber_of[k]) fiber_of[k] = &idle_fiber(), fiber_of[k]->ended = false;
+            switch_to(*fiber_of[k]);
             if (fiber_of[k]->ended) {
                 free_.push_back(fiber_of[k]), ended.push_back(k);
                 fiber_of[k] = nullptr;
@@ -138,7 +127,7 @@ std::optional<std::string> FiberBlockRunner::run(KcCpuThreadState* state, KcCpuD
         for (unsigned k : waiting) lines.push_back(fiber_of[k]->line);
         std::optional<std::string> why = divergence(block_dim, state->block_idx, waiting, lines, ended);
         if (why) {
-            for (unsigned k : waiting) free_.push_back(fiber_of[k]); // abandoned mid-thread; `idle` restarts them
+            for (unsigned k : waiting) fiber_of[k]->reset(), free_.push_back(fiber_of[k]); // abandoned mid-thread
             return why;
         }
         released_total_ = pending_total_, pending_total_ = 0;

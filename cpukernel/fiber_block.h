@@ -3,14 +3,13 @@
 // each on a fiber (a stack of its own) that __syncthreads() suspends until every thread of the
 // block has arrived. A thread that ends frees its fiber for the next, so a block whose threads
 // reach no barrier uses one fiber (HIP-CPU's lazy fibers); fibers and their stacks are kept for
-// the worker's next blocks. Switching is _setjmp/_longjmp (no system call); makecontext starts a
-// fiber once.
-#include <csetjmp>
+// the worker's next blocks. Switching is cpukernel/fiber_switch.h's (no system call).
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cpukernel/fiber_switch.h"
 #include "gpu/prelude/kcanvas_check_abi.h"
 #include "gpu/prelude/kcanvas_cpu_abi.h"
 
@@ -40,7 +39,7 @@ public:
 
 private:
     Fiber& idle_fiber();
-    void switch_to(Fiber& f, bool start);
+    void switch_to(Fiber& f);
     // Why a phase that ended with `waiting` at barriers (at `lines`) and `ended` threads gone cannot
     // go on, or nullopt when every thread waits at one barrier.
     static std::optional<std::string> divergence(KcCpuDim block_dim, KcCpuDim block_idx,
@@ -49,7 +48,7 @@ private:
 
     std::vector<std::unique_ptr<Fiber>> fibers_;
     std::vector<Fiber*> free_;
-    jmp_buf home_; // the worker's own stack, where a fiber returns when it suspends or ends
+    FiberContext home_; // the worker's own stack, where a fiber returns when it suspends or ends
     Fiber* current_ = nullptr;
     void (*run_thread_)() = nullptr;
     int pending_total_ = 0, released_total_ = 0; // __syncthreads_count's sums

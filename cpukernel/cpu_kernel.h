@@ -65,9 +65,11 @@ public:
     CpuKernelModule& operator=(CpuKernelModule&&) noexcept;
     ~CpuKernelModule();
 
-    // Starts `workers` threads (and their first fiber stacks) now, so that run() afterwards
-    // creates no thread: call it before a sandbox forbids clone(). run() starts any it lacks.
-    void start_workers(int workers);
+    // Starts `workers` threads (the caller counts as one) and, for a kernel with barriers, maps
+    // `fibers` fiber stacks for each, so that run() afterwards creates no thread and, for blocks of
+    // up to `fibers` threads, maps no memory: call it before a sandbox forbids clone() and mmap().
+    // run() starts what it lacks.
+    void start_workers(int workers, unsigned fibers = 0);
 
     // Runs the whole grid on `workers` threads (the calling one among them). nullopt when every
     // block ran; else why not: a barrier that not every thread of a block reached (the block and

@@ -8,6 +8,8 @@
 
 #include "cpukernel/cpu_kernel.h"
 #include "gpu/pixel.h"
+#include "gpu/prelude/kcanvas_check_abi.h"
+#include "gpu/prelude/kcanvas_cpu_abi.h"
 
 namespace kc::sandbox {
 
@@ -30,10 +32,13 @@ private:
     PlainPaint paint_;
 };
 
-// A kernel compiled by cpukernel/: its workers start at load, before the filter.
+// A kernel compiled by cpukernel/: its workers start at load, before the filter. `state` is the
+// library's kc_cpu_state (gpu/prelude/kcanvas_cpu_abi.h): the CUDA thread an OS thread runs.
+using ThreadState = KcCpuThreadState* (*)();
+
 class ModuleRunner final : public HostRunner {
 public:
-    explicit ModuleRunner(CpuKernelModule module) : module_(std::move(module)) {
+    ModuleRunner(CpuKernelModule module, ThreadState state) : module_(std::move(module)), state_(state) {
         module_.start_workers(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     }
     std::optional<std::string> run(const FrameCommand& c, std::byte* shared) override {
@@ -51,10 +56,18 @@ public:
                                       reinterpret_cast<unsigned*>(shared + c.block_sm), c.blocks};
         return module_.run(l, static_cast<int>(c.workers));
     }
-    bool current_thread(unsigned*, unsigned*) const override { return false; }
+    // The worker's state is a thread_local of the library that the worker has touched already.
+    bool current_thread(unsigned block[3], unsigned thread[3]) const override {
+        if (!state_) return false;
+        const KcCpuThreadState* s = state_();
+        block[0] = s->block_idx.x, block[1] = s->block_idx.y, block[2] = s->block_idx.z;
+        thread[0] = s->thread_idx.x, thread[1] = s->thread_idx.y, thread[2] = s->thread_idx.z;
+        return true;
+    }
 
 private:
     CpuKernelModule module_;
+    ThreadState state_;
 };
 
 } // namespace
@@ -68,9 +81,10 @@ std::unique_ptr<HostRunner> load_host_runner(const char* so_path, std::string& w
     }
     if (void* plain = dlsym(library, "kc_sandbox_plain_paint"))
         return std::make_unique<PlainRunner>(reinterpret_cast<PlainPaint>(plain));
-    dlclose(library); // CpuKernelModule opens it again, as its own
+    // CpuKernelModule opens it again, as its own; this handle stays open with it.
+    const auto state = reinterpret_cast<ThreadState>(dlsym(library, "kc_cpu_state"));
     try {
-        return std::make_unique<ModuleRunner>(CpuKernelModule::load(so_path));
+        return std::make_unique<ModuleRunner>(CpuKernelModule::load(so_path), state);
     } catch (const std::exception& e) {
         why = std::string("cannot load the compiled kernel: ") + e.what();
         return nullptr;

@@ -14,6 +14,7 @@
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "render/canvas.h"
+#include "render/cpu_user_kernel.h"
 #include "render/frame_painter.h"
 #include "render/gl_context.h"
 #include "render/io/image_io.h"
@@ -187,9 +188,35 @@ bool write_out(const Options& o, int width, int height, const std::vector<Pixel>
     return true;
 }
 
+// The user's kernel: --kernel's file, else the default starter (the gradient).
+struct KernelSource {
+    std::string source, name;
+};
+
+KernelSource kernel_source(const Options& o) {
+    return {o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source,
+            o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path)};
+}
+
+// What compiling the user's kernel said; the exit code when it did not compile.
+std::optional<int> compiled(const Options& o, const KernelSource& k, const KernelCompile& c) {
+    if (!c.ok) {
+        fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", k.name, c.log);
+        return 2;
+    }
+    if (!o.json) fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms\n", k.name, c.target, c.milliseconds);
+    if (!c.log.empty()) fmt::print(stderr, "{}\n", c.log); // warnings
+    return std::nullopt;
+}
+
 // The CPU backend needs no GL: used headless when no EGL device exists (CI, laptops).
-int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources) {
+int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources, const KernelSource& kernel) {
     CpuGridEmulator emulator;
+    CpuUserKernel user_kernel; // the user's kernel, compiled for the CPU and run in the sandbox
+    const bool user_code = op_registry()[job.op].user_code;
+    if (user_code)
+        if (auto exit = compiled(o, kernel, user_kernel.compile(kernel.source, kernel.name, KernelMode::Checked)))
+            return *exit;
     OpOutputs outputs;
     job.params.src_a = sources.fitted(0);
     job.params.src_b = sources.fitted(1);
@@ -198,7 +225,11 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources) 
     StageTimes times;
     for (int f = 0; f < o.frames; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
-        if (auto error = emulator.paint(job, resolved, pixels.data(), &outputs)) {
+        job.params.seconds = f / 60.0f; // as run_with_gl's frames
+        auto error = user_code ? user_kernel.paint(job, resolved, pixels.data(), job.params.src_a, job.params.src_b,
+                                                   nullptr, outputs)
+                               : emulator.paint(job, resolved, pixels.data(), &outputs);
+        if (error) {
             fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
             return 2;
         }
@@ -232,19 +263,15 @@ struct DeviceChoice {
 };
 
 DeviceChoice choose_device(const Options& o, bool user_code) {
-    if (user_code && o.backend == Backend::Cpu) {
-        fmt::print(stderr, "kcanvas: launch refused: {}; choose --backend cuda-interop or cuda-staged (a CUDA GPU)\n",
-                   kCpuCannotRunUserCode);
-        return {-1, 2};
-    }
     DeviceChoice choice;
+    if (o.backend == Backend::Cpu) return choice; // the user's kernel compiles for the CPU (sandboxed)
     std::string no_cuda = "this kcanvas was built without CUDA";
 #ifdef KC_HAVE_CUDA
     const auto why_no_cuda = cuda_unavailable_reason();
     if (why_no_cuda) no_cuda = *why_no_cuda;
     if (o.backend != Backend::Cpu && !why_no_cuda) choice.cuda_device = o.gpu.value_or(0);
 #endif
-    if (!user_code) return choice;
+    if (!user_code || (!o.backend && choice.cuda_device < 0)) return choice; // no GPU: the cpu backend runs it
     if (choice.cuda_device < 0) {
         fmt::print(stderr, "kcanvas: your kernel needs a CUDA GPU: {}\n", no_cuda);
         choice.exit = 1;
@@ -255,26 +282,9 @@ DeviceChoice choose_device(const Options& o, bool user_code) {
     return choice;
 }
 
-// The user's kernel: --kernel's file, else the default starter (the gradient).
-struct KernelSource {
-    std::string source, name;
-};
-
-KernelSource kernel_source(const Options& o) {
-    return {o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source,
-            o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path)};
-}
-
 // Compiles the user's kernel into the painter; the exit code when it does not compile.
 std::optional<int> compile_kernel(const Options& o, FramePainter& painter, const KernelSource& k) {
-    const KernelCompile c = painter.compile_user_kernel(k.source, k.name);
-    if (!c.ok) {
-        fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", k.name, c.log);
-        return 2;
-    }
-    if (!o.json) fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms\n", k.name, c.target, c.milliseconds);
-    if (!c.log.empty()) fmt::print(stderr, "{}\n", c.log); // warnings
-    return std::nullopt;
+    return compiled(o, k, painter.compile_user_kernel(k.source, k.name));
 }
 
 // Paints --frames frames and waits for the last; the exit code when the launch is refused.
@@ -348,7 +358,7 @@ int run_headless(const Options& options) {
         if (o.backend == Backend::Cpu || (!o.backend && device.cuda_device < 0)) {
             if (!o.json)
                 fmt::print(stderr, "kcanvas: no headless OpenGL ({}); the CPU backend runs without it\n", e.what());
-            return run_without_gl(o, job, sources);
+            return run_without_gl(o, job, sources, kernel);
         }
         fmt::print(stderr, "kcanvas: cannot render headless: {}\n", e.what());
         return 1;

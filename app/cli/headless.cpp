@@ -213,6 +213,7 @@ std::optional<int> compiled(const Options& o, const KernelSource& k, const Kerne
 int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources, const KernelSource& kernel) {
     CpuGridEmulator emulator;
     CpuUserKernel user_kernel; // the user's kernel, compiled for the CPU and run in the sandbox
+    user_kernel.set_time_limit(o.kernel_time_limit());
     const bool user_code = op_registry()[job.op].user_code;
     if (user_code)
         if (auto exit = compiled(o, kernel, user_kernel.compile(kernel.source, kernel.name, KernelMode::Checked)))
@@ -319,6 +320,7 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
     const bool user_code = op_registry()[job.op].user_code;
     FramePainter painter(o.backend, o.gpu);
     painter.set_present(o.present);
+    painter.set_kernel_time_limit(o.kernel_time_limit());
     Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
     watchdog.arm(painter.backend() != Backend::Cpu);
     if (user_code) {

@@ -30,15 +30,21 @@ using test::run;
 // Every flag and op a user can name, written out here rather than read from the parser or the
 // registry the help is built from: a flag or op added, renamed or dropped fails this test until
 // the lists below (and the README) say so.
-const std::set<std::string> kDocumentedFlags = {
-    "--help",     "--headless",     "--op",       "--kernel",      "--size",          "--image",
-    "--image2",   "--level",        "--radius",   "--variant",     "--iter",          "--double",
-    "--center",   "--zoom",         "--matmul-n", "--block",       "--grid",          "--pixels-per-thread",
-    "--mapping",  "--view",         "--tutorial", "--weight",      "--cell",          "--frames",
-    "--watchdog", "--out",          "--json",     "--backend",     "--present",       "--no-vsync",
-    "--script",   "--ui-scale",     "--center-x", "--center-y",    "--julia-re",      "--julia-im",
-    "--gpu",      "--list-gpus",    "--preset",   "--save-preset", "--print-command", "--version",
-    "--force",    "--user-settings"};
+const std::set<std::string> kDocumentedFlags = {"--help",        "--headless",      "--op",
+                                                "--kernel",      "--size",          "--image",
+                                                "--image2",      "--level",         "--radius",
+                                                "--variant",     "--iter",          "--double",
+                                                "--center",      "--zoom",          "--matmul-n",
+                                                "--block",       "--grid",          "--pixels-per-thread",
+                                                "--mapping",     "--view",          "--tutorial",
+                                                "--weight",      "--cell",          "--frames",
+                                                "--watchdog",    "--out",           "--json",
+                                                "--backend",     "--present",       "--no-vsync",
+                                                "--script",      "--ui-scale",      "--center-x",
+                                                "--center-y",    "--julia-re",      "--julia-im",
+                                                "--gpu",         "--list-gpus",     "--preset",
+                                                "--save-preset", "--print-command", "--version",
+                                                "--force",       "--user-settings", "--kernel-time-limit"};
 const std::vector<std::string> kDocumentedOps = {"gradient",   "checkerboard", "blend",    "grayscale",  "invert",
                                                  "add",        "threshold",    "box_blur", "sobel",      "histogram",
                                                  "mandelbrot", "julia",        "matmul",   "user_kernel"};
@@ -99,6 +105,7 @@ TEST(Cli, BadInputExitsWithCode2AndSaysWhy) {
           Case{"--headless --op mandelbrot --zoom 1e300", "--zoom 1e+300"},
           Case{"--headless --op mandelbrot --iter 0", "--iter 0"}, Case{"--headless --level 1.5", "--level 1.5"},
           Case{"--headless --radius 17", "--radius 17"}, Case{"--headless --cell 0", "--cell 0"},
+          Case{"--headless --kernel-time-limit 0", "--kernel-time-limit"},
           Case{"--headless --op matmul --matmul-n 100", "multiple of 16"},
           Case{"--headless --size 1x1x1", "--size '1x1x1' is not WxH"}, Case{"--headless --size 0x8", "--size"},
           Case{"--headless --size 16385x8", "too large"},

@@ -150,5 +150,16 @@ TEST_F(CpuUserKernelTest, HeadlessStopsTheKernelAndSaysWhy) {
     EXPECT_FALSE(fs::exists(marker_));
 }
 
+// --kernel-time-limit: a kernel that never ends is stopped after the limit given.
+TEST_F(CpuUserKernelTest, HeadlessTimeLimitIsASetting) {
+    std::ofstream(dir_ / "loop.cu") << "extern \"C\" __global__ void paint(Pixel* out, int width, int height, "
+                                       "const Pixel* a, const Pixel* b, float t) {\n"
+                                       "    volatile int spin = 0;\n    while (true) spin = spin + 1;\n}\n";
+    const auto r = test::run("--headless --backend cpu --size 64x32 --kernel-time-limit 0.5 --kernel " +
+                             (dir_ / "loop.cu").string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("your kernel ran past 0.5 s (an endless loop?): stopped"), std::string::npos) << r.output;
+}
+
 } // namespace
 } // namespace kc

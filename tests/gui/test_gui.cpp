@@ -160,6 +160,30 @@ TEST(Gui, UserKernelOpCompilesAndRuns) {
     EXPECT_GT(colours.size(), 20u); // the panel with the editor, not a blank frame
 }
 
+// On the cpu backend a kernel that crashes or never ends ends only its sandbox: the window says so
+// (the crash with its thread) and stays usable: the starter compiled next paints its picture.
+TEST(Gui, CpuKernelThatCrashesOrLoopsLeavesTheWindowUsable) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display: run under xvfb-run (the test script does)";
+    const std::string dir = ::testing::TempDir() + "/kc_gui_sandbox";
+    std::filesystem::create_directories(dir);
+    const std::string script = dir + "/script.txt";
+    const std::string head = "source -\nsource extern \"C\" __global__ void paint(Pixel* out, int width, int height, "
+                             "const Pixel* a, const Pixel* b, float t) { ";
+    std::ofstream(script) << "size 320x200\nwait 2\nop user_kernel\nwait 3\n"
+                          << head << "if (threadIdx.x == 3) *(volatile int*)16 = 1; }\ncompile\nwait 3\nstatus\n"
+                          << head
+                          << "volatile int spin = 0; while (true) spin = spin + 1; }\ncompile\nwait 20\nstatus\n"
+                          << "starter gradient\nwait 1\ncompile\nwait 3\nstatus\nsave " << dir << "/canvas.png\nquit\n";
+    const auto r = test::run("--backend cpu --kernel-time-limit 0.5 --script " + script);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("your kernel crashed: thread (3,"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("your kernel ran past 0.5 s (an endless loop?): stopped"), std::string::npos) << r.output;
+    const auto canvas = test::load_png(dir + "/canvas.png");
+    PaintJob job;
+    job.params = {.width = 320, .height = 200};
+    EXPECT_TRUE(ref::matches_reference(job, canvas.pixels));
+}
+
 TEST(Gui, NoDisplayIsAClearErrorNotACrash) {
     const std::string command = std::string("env -u DISPLAY -u WAYLAND_DISPLAY ") + KCANVAS_BIN + " --backend cpu 2>&1";
     FILE* pipe = popen(command.c_str(), "r");

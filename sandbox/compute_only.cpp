@@ -61,7 +61,8 @@ std::optional<std::string> add_rules(scmp_filter_ctx ctx) {
         scmp_datum_t fd;
     };
     for (FdRule r : {FdRule{SCMP_SYS(read), kCommandFd}, FdRule{SCMP_SYS(write), kResultFd},
-                     FdRule{SCMP_SYS(write), STDERR_FILENO}, FdRule{SCMP_SYS(writev), STDERR_FILENO}})
+                     FdRule{SCMP_SYS(write), STDOUT_FILENO}, FdRule{SCMP_SYS(write), STDERR_FILENO},
+                     FdRule{SCMP_SYS(writev), STDERR_FILENO}})
         if (int rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, r.call, 1, SCMP_A0(SCMP_CMP_EQ, r.fd)); rc < 0)
             return failed("allow a descriptor", rc);
     // Threads, never processes: clone must carry CLONE_THREAD. clone3's flags lie in memory the

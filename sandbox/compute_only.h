@@ -14,10 +14,9 @@ struct ComputeOnlyLimits {
 };
 
 // Sets the rlimits, no new privileges, and the seccomp filter on every thread (TSYNC). Allowed:
-// reading the command pipe, writing the reply pipe and stderr, memory (mmap, munmap, mprotect,
-// mremap, brk, madvise), futex, threads (clone with CLONE_THREAD; clone3 answers ENOSYS so glibc
-// falls back to clone), signals' return and masks, the clocks, sleeping, yielding, exit. Returns
-// why it failed, or nullopt.
+// reading the command pipe, writing the reply pipe, stdout (a kernel's printf) and stderr, memory (mmap, munmap,
+// mprotect, mremap, brk, madvise), futex, threads (clone with CLONE_THREAD; clone3 answers ENOSYS so glibc falls back
+// to clone), signals' return and masks, the clocks, sleeping, yielding, exit. Returns why it failed, or nullopt.
 std::optional<std::string> enter_compute_only(const ComputeOnlyLimits& limits = {});
 
 } // namespace kc::sandbox

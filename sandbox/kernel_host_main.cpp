@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -119,6 +120,9 @@ int main(int argc, char** argv) {
     // glibc's first pthread_create installs its own signal handlers (rt_sigaction, which the
     // filter refuses): a thread now, so that the kernel's threads may start later.
     std::thread([] {}).join();
+    // A kernel's printf: stdout's buffer given now, as stdio would allocate it after an fstat.
+    static char stdout_buffer[4096];
+    std::setvbuf(stdout, stdout_buffer, _IOLBF, sizeof stdout_buffer);
     if (std::optional<std::string> failed = enter_compute_only()) {
         reply(failed->c_str());
         return 1;

@@ -116,7 +116,7 @@ std::optional<std::string> KernelSandbox::start() {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    // stdout and stderr are kcanvas': a kernel's printf shows where kcanvas' output does.
     for (int i = 0; i < 3; ++i) posix_spawn_file_actions_adddup2(&actions, child_fds[i], kSharedFd + i);
     posix_spawn_file_actions_addclosefrom_np(&actions, kResultFd + 1);
     std::vector<char*> argv{const_cast<char*>(host.c_str()), const_cast<char*>(so_path_.c_str()),

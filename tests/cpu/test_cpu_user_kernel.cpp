@@ -40,6 +40,7 @@ extern "C" __global__ void paint(Pixel* out, int width, int height, const Pixel*
         if (what == 5) { volatile int spin = 0; while (true) spin = spin + 1; }
         if (what == 6) *(volatile int*)16 = 1;
         if (what == 7) out[-1] = a[0];
+        if (what == 8) printf("thread %u of block %u says hello\n", threadIdx.x, blockIdx.x);
     }
     out[y * width + x] = a[y * width + x];
 }
@@ -137,6 +138,12 @@ TEST_F(CpuUserKernelTest, OutOfRangeWritesReachTheOutputsAsOnTheGpu) {
     EXPECT_EQ(outputs_.violations.count, 1u);
     EXPECT_NE(describe(outputs_.violations).find("thread (5,3) of block (0,0) wrote out[-1]"), std::string::npos)
         << describe(outputs_.violations);
+}
+
+// printf is computing's output, as on the GPU: it reaches kcanvas' stdout and the frame paints.
+TEST_F(CpuUserKernelTest, PrintfIsAllowed) {
+    EXPECT_EQ(frame(8), std::nullopt);
+    EXPECT_EQ(pack(pixels_[70]), pack(a_[70]));
 }
 
 // Headless: the same stop, the exit code of bad input, and nothing on disk.

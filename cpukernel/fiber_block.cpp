@@ -56,10 +56,11 @@ struct FiberBlockRunner::Fiber {
     // The fiber's whole life: run a thread, say it ended, wait to be switched to for the next.
     static void main() {
         Fiber* self = t_starting;
+        fiber_started(t_runner->home_);
         for (;;) {
             t_runner->run_thread_();
             self->ended = true;
-            switch_fiber_context(self->context, t_runner->home_);
+            switch_fiber_context(self->context, t_runner->home_, &t_runner->home_);
         }
     }
 };
@@ -97,7 +98,7 @@ int FiberBlockRunner::barrier(int line, int predicate) {
     if (!f) return 0; // not on a fiber: run() never calls a kernel that way
     f->line = line;
     r->pending_total_ += predicate;
-    switch_fiber_context(f->context, r->home_);
+    switch_fiber_context(f->context, r->home_, &r->home_);
     return t_runner->released_total_;
 }
 

@@ -15,7 +15,9 @@
 #include <time.h>
 
 #include "cpukernel/cpu_kernel.h"
+#include "gpu/cpu_emulator.h"
 #include "gpu/kernel_check.h"
+#include "gpu/registry.h"
 #include "gpu/user_kernel.h"
 
 namespace kc {
@@ -129,6 +131,32 @@ TEST_F(CpuKernel, EveryStarterCompilesInBothModesAndPaintsItsReferencePicture) {
                 }
             EXPECT_EQ(bad, 0);
         }
+    }
+}
+
+// The starters that mirror a built-in op paint the CPU emulator's picture of it, byte for byte:
+// gradient, and blend with a and b the emulator's gradient and checkerboard.
+TEST_F(CpuKernel, StartersThatMirrorAnOpPaintTheEmulatorsPictureOfIt) {
+    auto emulated = [](const char* op) {
+        PaintJob job; // 800x800, the default launch
+        job.op = find_op(op)->index;
+        std::vector<Pixel> out(800 * 800);
+        EXPECT_FALSE(CpuGridEmulator(2).paint(job, out.data()));
+        return out;
+    };
+    const std::vector<Pixel> gradient = emulated("gradient"), checkerboard = emulated("checkerboard"),
+                             blend = emulated("blend");
+    for (const char* name : {"gradient", "blend"}) {
+        const CpuKernelModule k = compile(find_starter(name)->source);
+        std::vector<Pixel> out(800 * 800, kPoison);
+        KcViolation v{};
+        KcCheck check{};
+        check.violation = &v, check.max_blocks = -1;
+        const Dim3 block{32, 8, 1};
+        ASSERT_FALSE(k.run(
+            {cover(800, 800, block), block, 800, 800, out.data(), gradient.data(), checkerboard.data(), 0.0f, check},
+            2));
+        EXPECT_TRUE(out == (std::string(name) == "gradient" ? gradient : blend)) << name;
     }
 }
 

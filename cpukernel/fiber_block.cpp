@@ -105,9 +105,12 @@ int FiberBlockRunner::barrier(int line, int predicate) {
 std::optional<std::string> FiberBlockRunner::run(KcCpuThreadState* state, KcCpuDim block_dim, void (*run_thread)()) {
     run_thread_ = run_thread;
     const unsigned n = block_dim.x * block_dim.y * block_dim.z;
-    std::vector<Fiber*> fiber_of(n, nullptr);
-    std::vector<unsigned> runnable(n), waiting, ended;
-    std::vector<int> lines;
+    // The lists live in the runner, so a block allocates nothing once the first has grown them.
+    std::vector<Fiber*>& fiber_of = fiber_of_;
+    std::vector<unsigned>&runnable = runnable_, &waiting = waiting_, &ended = ended_;
+    std::vector<int>& lines = lines_;
+    fiber_of.assign(n, nullptr);
+    runnable.resize(n);
     for (unsigned k = 0; k < n; ++k) runnable[k] = k;
     pending_total_ = released_total_ = 0;
     for (;;) {

@@ -52,6 +52,9 @@ private:
     Fiber* current_ = nullptr;
     void (*run_thread_)() = nullptr;
     int pending_total_ = 0, released_total_ = 0; // __syncthreads_count's sums
+    std::vector<Fiber*> fiber_of_;               // per thread of the block: its fiber while it has one
+    std::vector<unsigned> runnable_, waiting_, ended_;
+    std::vector<int> lines_;
 };
 
 } // namespace kc

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -412,6 +413,24 @@ TEST_F(CpuKernel, FrameRatesAt800x800) {
     for (KernelMode mode : kKernelModes)
         measure("tiled 5x5 box blur, __syncthreads, block 16x16", compile(kTiledBlur, mode, "blur.cu"), Dim3{16, 16, 1},
                 10);
+}
+
+TEST_F(CpuKernel, TheCacheKeepsTheNewestKernelsOnly) {
+    fs::create_directories(cache_);
+    const auto old = fs::file_time_type::clock::now() - std::chrono::hours(24);
+    for (int k = 0; k < 300; ++k) {
+        const fs::path p = cache_ / (std::to_string(k) + ".so");
+        std::ofstream(p) << "old";
+        fs::last_write_time(p, old + std::chrono::seconds(k));
+    }
+    const CpuKernelBuild b = compile_cpu_kernel(default_starter().source, "gradient.cu", KernelMode::Checked, cache_);
+    ASSERT_TRUE(b.ok) << b.log;
+    int kept = 0;
+    for (const auto& e : fs::directory_iterator(cache_)) kept += e.path().extension() == ".so";
+    EXPECT_EQ(kept, 256);
+    EXPECT_TRUE(fs::exists(b.so_path));
+    EXPECT_FALSE(fs::exists(cache_ / "0.so")) << "the oldest go first";
+    EXPECT_TRUE(fs::exists(cache_ / "299.so"));
 }
 
 TEST(CpuKernelCompiler, NoCompilerNamesThePackageToInstall) {

@@ -409,10 +409,10 @@ TEST_F(CpuKernel, FrameRatesAt800x800) {
     for (const char* name : {"gradient", "waves", "blend"})
         for (KernelMode mode : kKernelModes)
             measure((std::string(name) + ", 800x800, block 32x8").c_str(), compile(find_starter(name)->source, mode),
-                    Dim3{32, 8, 1}, 30);
+                    Dim3{32, 8, 1}, 15);
     for (KernelMode mode : kKernelModes)
         measure("tiled 5x5 box blur, __syncthreads, block 16x16", compile(kTiledBlur, mode, "blur.cu"), Dim3{16, 16, 1},
-                10);
+                5);
 }
 
 TEST_F(CpuKernel, TheCacheKeepsTheNewestKernelsOnly) {

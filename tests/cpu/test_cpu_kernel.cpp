@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <string>
@@ -431,6 +432,29 @@ TEST_F(CpuKernel, TheCacheKeepsTheNewestKernelsOnly) {
     EXPECT_TRUE(fs::exists(b.so_path));
     EXPECT_FALSE(fs::exists(cache_ / "0.so")) << "the oldest go first";
     EXPECT_TRUE(fs::exists(cache_ / "299.so"));
+}
+
+TEST_F(CpuKernel, ThePreludesIntrinsicsCompileAndAtomicsAreAtomic) {
+    const CpuKernelModule k = compile(kernel(
+        "    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+        "    if (x >= width || y >= height) return;\n"
+        "    unsigned* counter = (unsigned*)out.data();\n"
+        "    for (int k = 0; k < 50; ++k) atomicAdd(counter, 1u);\n"
+        "    const dim3 d = blockDim; const uint3 i = threadIdx; (void)d; (void)i;\n"
+        "    float f = sqrt(2.0f) + sinf(t) + __expf(0.0f) + rsqrtf(4.0f) + __saturatef(2.0f) + fminf(1.0f, 2.0f);\n"
+        "    int n = __popc(0xFu) + __ffs(8) + __clz(1) + min(3, 4u) + max(-1, 2) + __float2int_rn(2.5f);\n"
+        "    n += __ldg(&width) - width + __float_as_int(__int_as_float(7)) - 7;\n"
+        "    if (x == 1 && y == 0) out[1] = make_pixel(n, __float2int_rn(f * 10.0f), __float2int_rd(-0.5f) + 5);\n"
+        "    if (x == 2 && y == 0) { float g = 0.0f; atomicAdd(&g, 1.5f); int m = 5; atomicMax(&m, 9);\n"
+        "        unsigned c = 0; atomicCAS(&c, 0u, 4u); out[2] = make_pixel(int(g * 2), m, c); }\n"));
+    const Frame f = paint(k, 200, 120, Dim3{32, 8, 1});
+    ASSERT_FALSE(f.error) << *f.error;
+    unsigned counter = 0;
+    std::memcpy(&counter, &f.out[0], 4);
+    EXPECT_EQ(counter, 50u * 200u * 120u + pack(kPoison)) << "every thread's atomicAdd counted once";
+    // n = 4 + 4 + 31 + 3 + 2 + 2 (to even) = 46; f = 1.41421 + 0 + 1 + 0.5 + 1 + 1 = 4.914.
+    EXPECT_EQ(f.out[1], rgb(46, 49, 4));
+    EXPECT_EQ(f.out[2], rgb(3, 9, 4));
 }
 
 TEST(CpuKernelCompiler, NoCompilerNamesThePackageToInstall) {

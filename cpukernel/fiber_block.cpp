@@ -10,9 +10,11 @@ namespace kc {
 
 namespace {
 
-// A fiber's stack: 64 KiB (a GPU thread has 1 KiB by default) above a guard page, so that a kernel
-// that overflows it stops at a fault instead of writing another fiber's stack.
-constexpr std::size_t kStackBytes = 64 * 1024;
+// A fiber's stack: 256 KiB (a GPU thread has 1 KiB by default, up to 512 KiB of local memory),
+// reserved, not committed: a thread touches a page or two. Under it a guard page, so that a kernel
+// that overflows it stops at a fault instead of writing another fiber's stack (the kernel is
+// compiled with -fstack-clash-protection, so a big local array cannot jump over the guard).
+constexpr std::size_t kStackBytes = 256 * 1024;
 
 thread_local FiberBlockRunner* t_runner = nullptr;
 thread_local FiberBlockRunner::Fiber* t_starting = nullptr;

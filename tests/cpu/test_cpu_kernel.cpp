@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -455,6 +456,25 @@ TEST_F(CpuKernel, ThePreludesIntrinsicsCompileAndAtomicsAreAtomic) {
     // n = 4 + 4 + 31 + 3 + 2 + 2 (to even) = 46; f = 1.41421 + 0 + 1 + 0.5 + 1 + 1 = 4.914.
     EXPECT_EQ(f.out[1], rgb(46, 49, 4));
     EXPECT_EQ(f.out[2], rgb(3, 9, 4));
+}
+
+// A fiber's stack overflowing is a fault (which the app's sandbox reports), not a kernel that runs
+// on over other memory: 1 MiB of locals on a 256 KiB stack.
+TEST_F(CpuKernel, AFiberStackOverflowIsAFaultAtTheGuardPage) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const CpuKernelBuild b = compile_cpu_kernel(kernel("    __syncthreads();\n"
+                                                       "    volatile char big[1 << 20];\n"
+                                                       "    big[threadIdx.x] = 1;\n"
+                                                       "    out[threadIdx.x].r = big[threadIdx.x];\n"),
+                                                "deep.cu", KernelMode::Checked, cache_);
+    ASSERT_TRUE(b.ok) << b.log;
+    EXPECT_EXIT(
+        {
+            const CpuKernelModule k = CpuKernelModule::load(b.so_path);
+            (void)paint(k, 32, 1, Dim3{32, 1, 1});
+            std::exit(0);
+        },
+        ::testing::KilledBySignal(SIGSEGV), "");
 }
 
 TEST(CpuKernelCompiler, NoCompilerNamesThePackageToInstall) {

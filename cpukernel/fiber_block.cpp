@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <stdexcept>
+#include <utility>
 
 namespace kc {
 
@@ -18,6 +19,7 @@ constexpr std::size_t kStackBytes = 256 * 1024;
 
 thread_local FiberBlockRunner* t_runner = nullptr;
 thread_local FiberBlockRunner::Fiber* t_starting = nullptr;
+thread_local int t_stray_barrier = 0;
 
 std::string coords(KcCpuDim d) {
     return d.z ? fmt::format("({},{},{})", d.x, d.y, d.z) : fmt::format("({},{})", d.x, d.y);
@@ -97,12 +99,17 @@ void FiberBlockRunner::switch_to(Fiber& f) {
 int FiberBlockRunner::barrier(int line, int predicate) {
     FiberBlockRunner* r = t_runner;
     Fiber* f = r ? r->current_ : nullptr;
-    if (!f) return 0; // not on a fiber: run() never calls a kernel that way
+    if (!f) { // not on a fiber: nothing to suspend; run() reports it
+        if (!t_stray_barrier) t_stray_barrier = line;
+        return 0;
+    }
     f->line = line;
     r->pending_total_ += predicate;
     switch_fiber_context(f->context, r->home_, &r->home_);
     return t_runner->released_total_;
 }
+
+int FiberBlockRunner::take_stray_barrier() { return std::exchange(t_stray_barrier, 0); }
 
 std::optional<std::string> FiberBlockRunner::run(KcCpuThreadState* state, KcCpuDim block_dim, void (*run_thread)()) {
     run_thread_ = run_thread;

@@ -34,6 +34,9 @@ public:
     // __syncthreads() on this OS thread's runner (the kernel's host call): suspends the calling
     // fiber; returns how many threads of the block passed a predicate of 1.
     static int barrier(int line, int predicate);
+    // The line of a __syncthreads() this OS thread ran outside a fiber since the last call (0: none),
+    // which then passed without waiting: the source scan did not see it (a macro pasting its name).
+    static int take_stray_barrier();
 
     struct Fiber;
 

@@ -479,6 +479,17 @@ TEST_F(CpuKernel, AFiberStackOverflowIsAFaultAtTheGuardPage) {
         [](int status) { return WIFSIGNALED(status) ? WTERMSIG(status) == SIGSEGV : WEXITSTATUS(status) == 1; }, "");
 }
 
+TEST_F(CpuKernel, ABarrierTheScanCouldNotSeeIsReportedNotIgnored) {
+    const CpuKernelModule k =
+        compile("#define SYNC(a) a##threads()\n" + kernel("    SYNC(__sync);\n"
+                                                          "    out[threadIdx.x] = make_pixel(1, 2, 3);\n"));
+    EXPECT_FALSE(k.has_barriers());
+    const Frame f = paint(k, 32, 1, Dim3{32, 1, 1});
+    ASSERT_TRUE(f.error);
+    EXPECT_NE(f.error->find("line 3: a __syncthreads() that kcanvas could not see in your source"), std::string::npos)
+        << *f.error;
+}
+
 TEST(CpuKernelCompiler, NoCompilerNamesThePackageToInstall) {
     const char* old_path = std::getenv("PATH");
     const std::string saved = old_path ? old_path : "";

@@ -7,8 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -30,7 +35,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // -O2 compiles a starter in about the time of -O1 and runs it faster; no exceptions, no RTTI and
-// no standard library (math comes from the process's libm) keep the compile and the link short.
+// no standard library (math comes from the process's libm) keep the compile and the link short;
+// stack-clash protection makes a frame larger than a page probe each page (a fiber's guard page).
 // No -march=native and no -ffast-math: the pictures stay those of the GPU's IEEE arithmetic.
 const std::vector<std::string> kFlags = {"-x",
                                          "c++",
@@ -42,9 +48,11 @@ const std::vector<std::string> kFlags = {"-x",
                                          "-fno-math-errno",
                                          "-fno-exceptions",
                                          "-fno-rtti",
+                                         "-fstack-clash-protection",
                                          "-fdiagnostics-color=never",
                                          "-nostdlib"};
 constexpr auto kCompileLimit = std::chrono::seconds(60);
+constexpr std::size_t kKeptBuilds = 256; // the cache keeps this many kernels, the newest
 constexpr std::size_t kMaxLogBytes = 256 * 1024;
 
 // An executable file named `name`: a path as given, or a name looked up on PATH.
@@ -151,6 +159,18 @@ std::optional<std::string> run_compiler(const fs::path& compiler, const fs::path
     }
 }
 
+// Deletes the oldest compiled kernels past the newest kKeptBuilds (every edit compiles a new one).
+void forget_old_builds(const fs::path& cache_dir) {
+    std::vector<std::pair<fs::file_time_type, fs::path>> built;
+    std::error_code ec;
+    for (fs::directory_iterator it(cache_dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".so" && it->is_regular_file(ec))
+            built.emplace_back(it->last_write_time(ec), it->path());
+    if (built.size() <= kKeptBuilds) return;
+    std::sort(built.begin(), built.end());
+    for (std::size_t k = 0; k + kKeptBuilds < built.size(); ++k) fs::remove(built[k].second, ec);
+}
+
 // The whole text: prelude, the user's lines, the entry points with what the scan found.
 std::optional<std::string> full_text(std::string_view source, const std::string& name, KernelMode mode,
                                      const SourceScan& scan, std::string& text) {
@@ -180,8 +200,9 @@ CpuKernelBuild build(std::string_view source, std::string_view file_name, Kernel
         b.ok = b.cached = true, b.so_path = so;
         return b;
     }
-    // Private names while building: two kcanvas processes may build the same kernel at once.
-    const std::string mine = fmt::format("{}.{}", key, getpid());
+    // Private names while building: two processes, or two threads, may build the same kernel at once.
+    static std::atomic<unsigned> builds{0};
+    const std::string mine = fmt::format("{}.{}.{}", key, getpid(), builds++);
     const fs::path source_file = cache_dir / (mine + ".cu"), log_file = cache_dir / (mine + ".log"),
                    tmp_so = cache_dir / (mine + ".so.tmp");
     if (!write_file(source_file, text)) return b.log = fmt::format("cannot write {}", source_file.string()), b;
@@ -198,6 +219,7 @@ CpuKernelBuild build(std::string_view source, std::string_view file_name, Kernel
     fs::rename(tmp_so, so, ec);
     if (ec) return b.log += fmt::format("cannot keep the compiled kernel as {}: {}", so.string(), ec.message()), b;
     b.ok = true, b.so_path = so;
+    forget_old_builds(cache_dir);
     return b;
 }
 

@@ -123,9 +123,18 @@ struct CpuKernelModule::State {
             const unsigned long long last = std::min(j.blocks, first + j.chunk);
             for (unsigned long long b = first; b < last; ++b) {
                 state->block_idx = block_coords(b, j.grid);
-                if (!barriers) {
+                std::optional<std::string> why;
+                if (barriers) {
+                    why = fibers.run(state, j.block_dim, entry.run_thread);
+                } else {
                     entry.run_block();
-                } else if (auto why = fibers.run(state, j.block_dim, entry.run_thread)) {
+                    if (const int line = FiberBlockRunner::take_stray_barrier())
+                        why = fmt::format("line {}: a __syncthreads() that kcanvas could not see in your source (a "
+                                          "macro that pastes its name?) ran without waiting; write __syncthreads "
+                                          "out where it is called",
+                                          line);
+                }
+                if (why) {
                     std::lock_guard lock(j.error_mutex);
                     if (j.errors++ == 0) j.first_error = std::move(why);
                 }

@@ -8,7 +8,13 @@
 //
 // Nothing here forks a sandbox: the code this runs is the user's, so the app runs it in a child
 // process (part B of issue 27); everything here works in any process and all pointers of a launch
-// may point into shared memory.
+// may point into shared memory. For a seccomp filter: load() opens and maps the library (dlopen);
+// start_workers() creates the threads, their thread-locals in the library and the fiber stacks;
+// after it, run() with at most that many workers and blocks of at most that many threads makes
+// no system call but futex (its workers wait on a condition variable), unless a kernel prints
+// (printf: write) or a divergent barrier's message needs memory (malloc may brk or mmap). A
+// kernel that faults (a bad pointer, a fiber stack overflowing its guard page) raises SIGSEGV in
+// the process; one that never ends keeps run() from returning (stop is read between blocks).
 #include <atomic>
 #include <filesystem>
 #include <memory>

@@ -5,17 +5,21 @@
 #include <unistd.h>
 
 #include <stdexcept>
+#include <utility>
 
 namespace kc {
 
 namespace {
 
-// A fiber's stack: 64 KiB (a GPU thread has 1 KiB by default) above a guard page, so that a kernel
-// that overflows it stops at a fault instead of writing another fiber's stack.
-constexpr std::size_t kStackBytes = 64 * 1024;
+// A fiber's stack: 256 KiB (a GPU thread has 1 KiB by default, up to 512 KiB of local memory),
+// reserved, not committed: a thread touches a page or two. Under it a guard page, so that a kernel
+// that overflows it stops at a fault instead of writing another fiber's stack (the kernel is
+// compiled with -fstack-clash-protection, so a big local array cannot jump over the guard).
+constexpr std::size_t kStackBytes = 256 * 1024;
 
 thread_local FiberBlockRunner* t_runner = nullptr;
 thread_local FiberBlockRunner::Fiber* t_starting = nullptr;
+thread_local int t_stray_barrier = 0;
 
 std::string coords(KcCpuDim d) {
     return d.z ? fmt::format("({},{},{})", d.x, d.y, d.z) : fmt::format("({},{})", d.x, d.y);
@@ -56,10 +60,11 @@ struct FiberBlockRunner::Fiber {
     // The fiber's whole life: run a thread, say it ended, wait to be switched to for the next.
     static void main() {
         Fiber* self = t_starting;
+        fiber_started(t_runner->home_);
         for (;;) {
             t_runner->run_thread_();
             self->ended = true;
-            switch_fiber_context(self->context, t_runner->home_);
+            switch_fiber_context(self->context, t_runner->home_, &t_runner->home_);
         }
     }
 };
@@ -94,19 +99,27 @@ void FiberBlockRunner::switch_to(Fiber& f) {
 int FiberBlockRunner::barrier(int line, int predicate) {
     FiberBlockRunner* r = t_runner;
     Fiber* f = r ? r->current_ : nullptr;
-    if (!f) return 0; // not on a fiber: run() never calls a kernel that way
+    if (!f) { // not on a fiber: nothing to suspend; run() reports it
+        if (!t_stray_barrier) t_stray_barrier = line;
+        return 0;
+    }
     f->line = line;
     r->pending_total_ += predicate;
-    switch_fiber_context(f->context, r->home_);
+    switch_fiber_context(f->context, r->home_, &r->home_);
     return t_runner->released_total_;
 }
+
+int FiberBlockRunner::take_stray_barrier() { return std::exchange(t_stray_barrier, 0); }
 
 std::optional<std::string> FiberBlockRunner::run(KcCpuThreadState* state, KcCpuDim block_dim, void (*run_thread)()) {
     run_thread_ = run_thread;
     const unsigned n = block_dim.x * block_dim.y * block_dim.z;
-    std::vector<Fiber*> fiber_of(n, nullptr);
-    std::vector<unsigned> runnable(n), waiting, ended;
-    std::vector<int> lines;
+    // The lists live in the runner, so a block allocates nothing once the first has grown them.
+    std::vector<Fiber*>& fiber_of = fiber_of_;
+    std::vector<unsigned>&runnable = runnable_, &waiting = waiting_, &ended = ended_;
+    std::vector<int>& lines = lines_;
+    fiber_of.assign(n, nullptr);
+    runnable.resize(n);
     for (unsigned k = 0; k < n; ++k) runnable[k] = k;
     pending_total_ = released_total_ = 0;
     for (;;) {

@@ -34,6 +34,9 @@ public:
     // __syncthreads() on this OS thread's runner (the kernel's host call): suspends the calling
     // fiber; returns how many threads of the block passed a predicate of 1.
     static int barrier(int line, int predicate);
+    // The line of a __syncthreads() this OS thread ran outside a fiber since the last call (0: none),
+    // which then passed without waiting: the source scan did not see it (a macro pasting its name).
+    static int take_stray_barrier();
 
     struct Fiber;
 
@@ -52,6 +55,9 @@ private:
     Fiber* current_ = nullptr;
     void (*run_thread_)() = nullptr;
     int pending_total_ = 0, released_total_ = 0; // __syncthreads_count's sums
+    std::vector<Fiber*> fiber_of_;               // per thread of the block: its fiber while it has one
+    std::vector<unsigned> runnable_, waiting_, ended_;
+    std::vector<int> lines_;
 };
 
 } // namespace kc

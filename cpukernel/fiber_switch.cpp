@@ -2,6 +2,11 @@
 
 #include <cstdint>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define KC_ASAN_FIBERS 1
+#endif
+
 #if defined(__x86_64__)
 // kc_fiber_switch(void** save_sp, void* load_sp): the System V ABI's callee-saved registers on the
 // running stack, its pointer saved, the other stack's registers popped, and `ret` into it.
@@ -58,9 +63,10 @@ void make_fiber_context(FiberContext& c, void* stack, std::size_t size, void (*e
     asm volatile("fnstcw %0" : "=m"(fpu));
     *--slot = std::uint64_t(mxcsr) | std::uint64_t(fpu) << 32;
     c.sp = slot;
+    c.stack_bottom = stack, c.stack_size = size;
 }
 
-void switch_fiber_context(FiberContext& from, FiberContext& to) { kc_fiber_switch(&from.sp, to.sp); }
+static void switch_now(FiberContext& from, FiberContext& to) { kc_fiber_switch(&from.sp, to.sp); }
 
 #else
 
@@ -70,10 +76,31 @@ void make_fiber_context(FiberContext& c, void* stack, std::size_t size, void (*e
     c.uc.uc_stack.ss_size = size;
     c.uc.uc_link = nullptr;
     makecontext(&c.uc, entry, 0);
+    c.stack_bottom = stack, c.stack_size = size;
 }
 
-void switch_fiber_context(FiberContext& from, FiberContext& to) { swapcontext(&from.uc, &to.uc); }
+static void switch_now(FiberContext& from, FiberContext& to) { swapcontext(&from.uc, &to.uc); }
 
 #endif
+
+void fiber_started([[maybe_unused]] FiberContext& came_from) {
+#if defined(KC_ASAN_FIBERS)
+    __sanitizer_finish_switch_fiber(nullptr, &came_from.stack_bottom, &came_from.stack_size);
+#endif
+}
+
+void switch_fiber_context(FiberContext& from, FiberContext& to, [[maybe_unused]] FiberContext* came_from) {
+#if defined(KC_ASAN_FIBERS)
+    void* fake_stack = nullptr;
+    __sanitizer_start_switch_fiber(&fake_stack, to.stack_bottom, to.stack_size);
+    switch_now(from, to);
+    const void* bottom = nullptr;
+    std::size_t size = 0;
+    __sanitizer_finish_switch_fiber(fake_stack, &bottom, &size);
+    if (came_from) came_from->stack_bottom = bottom, came_from->stack_size = size;
+#else
+    switch_now(from, to);
+#endif
+}
 
 } // namespace kc

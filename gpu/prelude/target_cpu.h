@@ -105,43 +105,27 @@ __device__ inline unsigned __float_as_uint(float x) {
 
 // Math: the C library's functions (declared here: math.h costs a C++ compiler half a second), float
 // overloads as CUDA has them, and CUDA's fast forms as the same functions.
+// clang-format off
+#define KC_MATHS(F1, F2)                                                                                               \
+    F1(sin) F1(cos) F1(tan) F1(asin) F1(acos) F1(atan) F1(sinh) F1(cosh) F1(tanh) F1(exp) F1(exp2) F1(exp10)          \
+    F1(expm1) F1(log) F1(log2) F1(log10) F1(log1p) F1(sqrt) F1(cbrt) F1(fabs) F1(floor) F1(ceil) F1(round) F1(trunc)   \
+    F1(rint) F1(erf) F1(erfc) F2(pow) F2(atan2) F2(hypot) F2(fmod) F2(fmin) F2(fmax) F2(copysign) F2(remainder)
+#define KC_C_MATH1(name) float name##f(float) noexcept; double name(double) noexcept;
+#define KC_C_MATH2(name) float name##f(float, float) noexcept; double name(double, double) noexcept;
+#define KC_FLOAT_MATH1(name) __device__ inline float name(float x) { return name##f(x); }
+#define KC_FLOAT_MATH2(name) __device__ inline float name(float x, float y) { return name##f(x, y); }
 extern "C" {
-#define KC_MATH1(name)                                                                                                 \
-    float name##f(float) noexcept;                                                                                     \
-    double name(double) noexcept;
-#define KC_MATH2(name)                                                                                                 \
-    float name##f(float, float) noexcept;                                                                              \
-    double name(double, double) noexcept;
-KC_MATH1(sin)
-KC_MATH1(cos) KC_MATH1(tan) KC_MATH1(asin) KC_MATH1(acos) KC_MATH1(atan) KC_MATH1(sinh) KC_MATH1(cosh) KC_MATH1(tanh)
-    KC_MATH1(exp) KC_MATH1(exp2) KC_MATH1(exp10) KC_MATH1(expm1) KC_MATH1(log) KC_MATH1(log2) KC_MATH1(log10)
-        KC_MATH1(log1p) KC_MATH1(sqrt) KC_MATH1(cbrt) KC_MATH1(fabs) KC_MATH1(floor) KC_MATH1(ceil) KC_MATH1(round)
-            KC_MATH1(trunc) KC_MATH1(rint) KC_MATH1(erf) KC_MATH1(erfc) KC_MATH2(pow) KC_MATH2(atan2) KC_MATH2(hypot)
-                KC_MATH2(fmod) KC_MATH2(fmin) KC_MATH2(fmax) KC_MATH2(copysign)
-                    KC_MATH2(remainder) float fmaf(float, float, float) noexcept;
+KC_MATHS(KC_C_MATH1, KC_C_MATH2)
+float fmaf(float, float, float) noexcept;
 double fma(double, double, double) noexcept;
 void sincosf(float, float*, float*) noexcept;
 void sincos(double, double*, double*) noexcept;
 int abs(int) noexcept;
 long long llabs(long long) noexcept;
 }
-#undef KC_MATH1
-#undef KC_MATH2
-#define KC_MATH1(name)                                                                                                 \
-    __device__ inline float name(float x) { return name##f(x); }
-#define KC_MATH2(name)                                                                                                 \
-    __device__ inline float name(float x, float y) { return name##f(x, y); }
-KC_MATH1(sin)
-KC_MATH1(cos) KC_MATH1(tan) KC_MATH1(asin) KC_MATH1(acos) KC_MATH1(atan) KC_MATH1(sinh) KC_MATH1(cosh) KC_MATH1(tanh)
-    KC_MATH1(exp) KC_MATH1(exp2) KC_MATH1(exp10) KC_MATH1(expm1) KC_MATH1(log) KC_MATH1(log2) KC_MATH1(log10)
-        KC_MATH1(log1p) KC_MATH1(sqrt) KC_MATH1(cbrt) KC_MATH1(fabs) KC_MATH1(floor) KC_MATH1(ceil) KC_MATH1(round)
-            KC_MATH1(trunc) KC_MATH1(rint) KC_MATH1(erf) KC_MATH1(erfc) KC_MATH2(pow) KC_MATH2(atan2) KC_MATH2(hypot)
-                KC_MATH2(fmod) KC_MATH2(fmin) KC_MATH2(fmax) KC_MATH2(copysign) KC_MATH2(remainder)
-#undef KC_MATH1
-#undef KC_MATH2
-                    __device__ inline float abs(float x) {
-    return fabsf(x);
-}
+KC_MATHS(KC_FLOAT_MATH1, KC_FLOAT_MATH2)
+// clang-format on
+__device__ inline float abs(float x) { return fabsf(x); }
 __device__ inline double abs(double x) { return fabs(x); }
 __device__ inline long long abs(long long x) { return llabs(x); }
 __device__ inline float fma(float a, float b, float c) { return fmaf(a, b, c); }

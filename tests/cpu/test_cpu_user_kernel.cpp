@@ -73,6 +73,7 @@ protected:
         job.op = find_op("user_kernel")->index;
         job.params.width = 64, job.params.height = 32, job.params.seconds = t;
         job.launch.block = Dim3{32, 8, 1};
+        job.view = view_;
         ResolvedLaunch resolved = resolve_launch(job, universal_limits());
         EXPECT_FALSE(resolved.refusal) << *resolved.refusal;
         pixels_.assign(a_.size(), Pixel{});
@@ -86,6 +87,7 @@ protected:
 
     static inline fs::path dir_, marker_;
     static inline std::string source_;
+    View view_ = View::Pixels;
     CpuUserKernel kernel_{dir_ / "cache"};
     std::vector<Pixel> a_ = std::vector<Pixel>(64 * 32), pixels_;
     OpOutputs outputs_;
@@ -138,6 +140,19 @@ TEST_F(CpuUserKernelTest, OutOfRangeWritesReachTheOutputsAsOnTheGpu) {
     EXPECT_EQ(outputs_.violations.count, 1u);
     EXPECT_NE(describe(outputs_.violations).find("thread (5,3) of block (0,0) wrote out[-1]"), std::string::npos)
         << describe(outputs_.violations);
+}
+
+// The views read the writer record the sandboxed frame kept, as on the GPU: in the block view each
+// pixel has the colour of the block whose thread wrote it.
+TEST_F(CpuUserKernelTest, TheBlockViewColoursEachPixelByItsWriter) {
+    view_ = View::Block;
+    ASSERT_EQ(frame(0), std::nullopt);
+    for (unsigned y = 0; y < 32; ++y)
+        for (unsigned x = 0; x < 64; ++x) {
+            const ThreadCoords t{x / 32, y / 8, 0, x % 32, y % 8, 0, 32, 8, 1, 2, 4, 1};
+            ASSERT_EQ(pack(pixels_[y * 64 + x]), pack(view_colour(View::Block, t, 0, Mapping::TwoD, 64)))
+                << x << "," << y;
+        }
 }
 
 // printf is computing's output, as on the GPU: it reaches kcanvas' stdout and the frame paints.

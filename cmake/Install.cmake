@@ -38,7 +38,7 @@ add_custom_target(kc_build_data ALL DEPENDS ${kc_data_copies} COMMENT "Copying t
 add_dependencies(kcanvas kc_build_data)
 
 # --- Install rules: cmake --install build --prefix PREFIX.
-install(TARGETS kcanvas RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS kcanvas kcanvas-kernel-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${kc_data_images} DESTINATION ${CMAKE_INSTALL_DATADIR}/kcanvas/images)
 install(FILES ${kc_data_kernels} DESTINATION ${CMAKE_INSTALL_DATADIR}/kcanvas/kernels)
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/kcanvas.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
@@ -89,7 +89,7 @@ if(KC_DPKG_SHLIBDEPS)
 else() # without dpkg-dev: what ldd build/kcanvas and dpkg -S named on Debian 12
   message(STATUS "kcanvas: no dpkg-shlibdeps (dpkg-dev): the .deb names Debian 12's libraries by hand")
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
-      "libc6, libstdc++6, libgcc-s1, libglfw3, libfmt9, libpng16-16, libjpeg62-turbo, libstb0, libgl1, libegl1")
+      "libc6, libstdc++6, libgcc-s1, libglfw3, libfmt9, libpng16-16, libjpeg62-turbo, libstb0, libgl1, libegl1, libseccomp2")
 endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, xdg-user-dirs")
 if(KC_HAVE_CUDA)

@@ -165,27 +165,29 @@ CheckedSignature checked_signature(std::string_view source) {
     return {out, std::nullopt};
 }
 
-std::string user_kernel_prelude(KernelMode mode) {
+std::string user_kernel_prelude(KernelMode mode, KernelTarget target) {
+    const bool cpu = target == KernelTarget::Cpu;
     std::string s = "#line 1 \"kcanvas_prelude.cuh\"\n";
-    if (mode == KernelMode::Checked) s += without_pragma_once(prelude::check_abi);
-    s += prelude::target_gpu;
+    if (mode == KernelMode::Checked || cpu) s += without_pragma_once(prelude::check_abi);
+    if (cpu) s += without_pragma_once(prelude::cpu_abi);
+    s += cpu ? prelude::target_cpu : prelude::target_gpu;
     s += prelude::common;
-    s += prelude::words_gpu;
+    s += cpu ? prelude::words_cpu : prelude::words_gpu;
     s += prelude::pointers;
     s += mode == KernelMode::Checked ? prelude::checked : prelude::raw;
     return s;
 }
 
-CompileText kernel_text(std::string_view source, std::string_view file_name, KernelMode mode) {
+CompileText kernel_text(std::string_view source, std::string_view file_name, KernelMode mode, KernelTarget target) {
     const std::string name(file_name.empty() ? "kernel.cu" : file_name);
     if (mode == KernelMode::Raw)
-        return {fmt::format("{}#line 1 \"{}\"\n{}\n", user_kernel_prelude(mode), name, source), std::nullopt};
+        return {fmt::format("{}#line 1 \"{}\"\n{}\n", user_kernel_prelude(mode, target), name, source), std::nullopt};
     CheckedSignature checked = checked_signature(source);
     if (checked.refusal && checked.refusal_line > 0)
         return {"", fmt::format("{}({}): error: {}", name, checked.refusal_line, *checked.refusal)};
     if (checked.refusal) return {"", fmt::format("{}: error: {}", name, *checked.refusal)};
-    return {fmt::format("{}#line 1 \"{}\"\n{}\n#line 1 \"kcanvas_entry.cuh\"\n{}", user_kernel_prelude(mode), name,
-                        checked.source, prelude::entry_checked),
+    return {fmt::format("{}#line 1 \"{}\"\n{}\n#line 1 \"kcanvas_entry.cuh\"\n{}", user_kernel_prelude(mode, target),
+                        name, checked.source, prelude::entry_checked),
             std::nullopt};
 }
 

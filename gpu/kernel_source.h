@@ -20,17 +20,23 @@ inline constexpr KernelMode kKernelModes[] = {KernelMode::Checked, KernelMode::R
 const char* to_string(KernelMode mode); // "checked", "raw"
 std::optional<KernelMode> parse_kernel_mode(std::string_view name);
 
+// Where the kernel runs: the GPU (NVRTC), or the CPU (the system's C++ compiler, cpukernel/). Only
+// the machine's part of the prelude differs (target_gpu.cuh and words_gpu.cuh, or target_cpu.h
+// and words_cpu.h); the views and helpers are one text.
+enum class KernelTarget { Gpu, Cpu };
+
 // The prelude as the panel shows it for `mode`.
-std::string user_kernel_prelude(KernelMode mode);
+std::string user_kernel_prelude(KernelMode mode, KernelTarget target = KernelTarget::Gpu);
 
 // The name of the kernel a compiled module of `mode` is launched through.
 const char* kernel_entry(KernelMode mode); // "kc_paint_checked", "paint"
 
 struct CompileText {
-    std::string text;                   // what NVRTC compiles
+    std::string text;                   // what NVRTC (or for the CPU, the C++ compiler) compiles
     std::optional<std::string> refusal; // why checked mode cannot take this source (text is empty)
 };
-CompileText kernel_text(std::string_view source, std::string_view file_name, KernelMode mode);
+CompileText kernel_text(std::string_view source, std::string_view file_name, KernelMode mode,
+                        KernelTarget target = KernelTarget::Gpu);
 
 // The user's source with paint's signature changed for checked mode (above), or why it cannot be:
 // no __global__ paint, or parameters other than the prelude's. Exposed for tests.

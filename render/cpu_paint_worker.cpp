@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "gpu/registry.h"
 #include "gpu/timing.h"
 
 namespace kc {
@@ -17,9 +18,10 @@ constexpr int kPaintNiceness = 10;
 
 } // namespace
 
-CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, const PaintJob& painted, const ResolvedLaunch& resolved,
-                         bool record_writers, const std::shared_ptr<const CpuInputs>& inputs,
-                         std::vector<Pixel> storage, const std::atomic<bool>* stop) {
+CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, CpuUserKernel* user_kernel, const PaintJob& painted,
+                         const ResolvedLaunch& resolved, bool record_writers,
+                         const std::shared_ptr<const CpuInputs>& inputs, std::vector<Pixel> storage,
+                         const std::atomic<bool>* stop) {
     CpuFrame f;
     f.pixels = std::move(storage);
     PaintJob job = painted;
@@ -35,7 +37,11 @@ CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, const PaintJob& painte
         record.sm = f.writer_sm.data();
     }
     const auto t0 = std::chrono::steady_clock::now();
-    f.refusal = emulator.paint(job, resolved, f.pixels.data(), &f.outputs, record, stop);
+    if (op_registry()[job.op].user_code && user_kernel && !resolved.refusal)
+        f.refusal = user_kernel->paint(job, resolved, f.pixels.data(), job.params.src_a, job.params.src_b,
+                                       record_writers ? &f.writer_sm : nullptr, f.outputs);
+    else
+        f.refusal = emulator.paint(job, resolved, f.pixels.data(), &f.outputs, record, stop);
     f.micros = micros_since(t0);
     f.outputs.histogram_mismatches = -1;           // one plain C++ implementation: nothing to compare
     job.params.src_a = job.params.src_b = nullptr; // `inputs` may die with the caller
@@ -55,7 +61,8 @@ void CpuPaintWorker::start(const PaintJob& job, const ResolvedLaunch& resolved, 
     frame_ = std::async(std::launch::async, [this, job, resolved, record_writers, inputs = std::move(inputs),
                                              storage = std::move(storage)]() mutable {
         setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kPaintNiceness); // this thread only (Linux)
-        return paint_cpu_frame(emulator_, job, resolved, record_writers, inputs, std::move(storage), &stop_);
+        return paint_cpu_frame(emulator_, &user_kernel_, job, resolved, record_writers, inputs, std::move(storage),
+                               &stop_);
     });
 }
 

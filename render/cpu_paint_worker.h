@@ -15,6 +15,7 @@
 #include "gpu/cpu_emulator.h"
 #include "gpu/launch_config.h"
 #include "gpu/paint_job.h"
+#include "render/cpu_user_kernel.h"
 
 namespace kc {
 
@@ -35,14 +36,17 @@ struct CpuFrame {
 
 // Paints one cpu frame in the calling thread (a frame someone waits for: headless, the tuner).
 // `storage`: the pixels of a frame shown already, to paint into again (a fresh buffer of a 4K
-// canvas would be paged in inside the timed kernel).
-CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, const PaintJob& job, const ResolvedLaunch& resolved,
-                         bool record_writers, const std::shared_ptr<const CpuInputs>& inputs,
-                         std::vector<Pixel> storage = {}, const std::atomic<bool>* stop = nullptr);
+// canvas would be paged in inside the timed kernel). The user's kernel runs in `user_kernel`'s
+// sandbox (null: refused).
+CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, CpuUserKernel* user_kernel, const PaintJob& job,
+                         const ResolvedLaunch& resolved, bool record_writers,
+                         const std::shared_ptr<const CpuInputs>& inputs, std::vector<Pixel> storage = {},
+                         const std::atomic<bool>* stop = nullptr);
 
 class CpuPaintWorker {
 public:
-    explicit CpuPaintWorker(const CpuGridEmulator& emulator) : emulator_(emulator) {}
+    CpuPaintWorker(const CpuGridEmulator& emulator, CpuUserKernel& user_kernel)
+        : emulator_(emulator), user_kernel_(user_kernel) {}
     // Stops a frame in flight at its next block (a custom op's frame runs to its end) and waits.
     ~CpuPaintWorker();
     CpuPaintWorker(const CpuPaintWorker&) = delete;
@@ -62,6 +66,7 @@ public:
 
 private:
     const CpuGridEmulator& emulator_;
+    CpuUserKernel& user_kernel_; // used by the frame's thread only while a frame is in flight
     std::future<CpuFrame> frame_;
     std::atomic<bool> stop_{false};
     std::chrono::steady_clock::time_point started_;

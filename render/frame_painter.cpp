@@ -134,8 +134,8 @@ std::optional<std::string> FramePainter::paint_on_cpu(const PaintJob& job, const
         put_cpu_frame(std::move(*earlier), canvas);
     }
     if (!wait) { // waited for anyway: painted here, without a thread to start
-        put_cpu_frame(paint_cpu_frame(emulator_, job, resolved, record_writers_, cpu_inputs_for(sources, canvas),
-                                      std::exchange(cpu_spare_pixels_, {})),
+        put_cpu_frame(paint_cpu_frame(emulator_, &cpu_kernel_, job, resolved, record_writers_,
+                                      cpu_inputs_for(sources, canvas), std::exchange(cpu_spare_pixels_, {})),
                       canvas);
         return cpu_result_;
     }
@@ -154,7 +154,6 @@ std::optional<CpuFrame> FramePainter::take_cpu_frame(std::optional<std::chrono::
 void FramePainter::put_cpu_frame(CpuFrame frame, Canvas& canvas) {
     if (frame.refusal) {
         cpu_result_ = *frame.refusal;
-        if (op_registry()[frame.job.op].user_code) *cpu_result_ += user_code_advice();
         return; // the picture stays
     }
     cpu_result_.reset();
@@ -205,16 +204,13 @@ FrameRoute FramePainter::route_for(const OpInfo& op, const PaintJob& job, const 
     return FrameRoute::Copy;
 }
 
-// What to do about the cpu backend refusing the user's kernel: only backends that work here.
-std::string FramePainter::user_code_advice() const {
-    std::string usable;
-    for (Backend b : {Backend::CudaInterop, Backend::CudaStaged})
-        if (unavailable_reason(b).empty()) usable += (usable.empty() ? "" : " or ") + std::string(backend_name(b));
-    if (usable.empty()) return "; it needs an NVIDIA GPU, and none works here: " + why_not_[1];
-    return "; choose the " + usable + " backend";
-}
-
 KernelCompile FramePainter::compile_user_kernel(std::string_view source, std::string_view file_name, KernelMode mode) {
+    if (backend_ == Backend::Cpu) {
+        if (cpu_worker_.busy()) cpu_worker_.take(); // its frame ran the kernel before; the next paints anew
+        KernelCompile compiled = cpu_kernel_.compile(source, file_name, mode);
+        if (compiled.ok) times_.clear();
+        return compiled;
+    }
     if (cuda_) {
         KernelCompile compiled = painter_cuda::compile_user_kernel(*cuda_, source, file_name, mode);
         if (compiled.ok) times_.clear();
@@ -227,11 +223,13 @@ KernelCompile FramePainter::compile_user_kernel(std::string_view source, std::st
 }
 
 bool FramePainter::has_user_kernel() const {
+    if (backend_ == Backend::Cpu) return cpu_kernel_.loaded();
     if (cuda_) return painter_cuda::has_user_kernel(*cuda_);
     return false;
 }
 
 const std::string& FramePainter::user_kernel_source() const {
+    if (backend_ == Backend::Cpu) return cpu_kernel_.source();
     if (cuda_) return painter_cuda::user_kernel_source(*cuda_);
     static const std::string none;
     return none;

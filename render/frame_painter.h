@@ -23,6 +23,7 @@
 #include "render/backend.h"
 #include "render/canvas.h"
 #include "render/cpu_paint_worker.h"
+#include "render/cpu_user_kernel.h"
 #include "render/gl_timer.h"
 #include "render/io/source_images.h"
 #include "render/present_path.h"
@@ -104,12 +105,15 @@ public:
     // The cpu backend never does: its one plain C++ implementation serves every variant.
     bool ran_both_variants() const { return ran_both_variants_; }
 
-    // Compiles the user's kernel (op user_kernel) with NVRTC for this painter's GPU and loads it;
-    // from the next paint on it runs. On failure the previous kernel, if any, keeps running and
-    // the log says why (NVRTC missing, no CUDA GPU, the compiler's errors).
+    // Compiles the user's kernel (op user_kernel) and loads it; from the next paint on it runs. On
+    // a CUDA backend NVRTC compiles it for this painter's GPU; on the cpu backend the system's C++
+    // compiler (cpukernel/) and it runs in the kernel sandbox (sandbox/). On failure the previous
+    // kernel, if any, keeps running and the log says why (no compiler, the compiler's errors).
     KernelCompile compile_user_kernel(std::string_view source, std::string_view file_name = "kernel.cu",
                                       KernelMode mode = KernelMode::Checked);
     bool has_user_kernel() const;
+    // How long one cpu frame of the user's kernel may run before the sandbox stops it.
+    void set_kernel_time_limit(std::chrono::milliseconds limit) { cpu_kernel_.set_time_limit(limit); }
     // The source of the kernel that runs now (saved when it faults).
     const std::string& user_kernel_source() const;
 
@@ -142,11 +146,11 @@ private:
     std::shared_ptr<const CpuInputs> cpu_inputs_for(const SourceImages* sources, const Canvas& canvas);
     PresentPath& present_path();
     FrameRoute route_for(const OpInfo& op, const PaintJob& job, const ResolvedLaunch& resolved);
-    std::string user_code_advice() const;
 
     PainterCudaPtr cuda_; // CudaLaunches and the CUDA present paths; null without CUDA
     CpuGridEmulator emulator_;
-    CpuPaintWorker cpu_worker_{emulator_}; // after emulator_: stopped and joined before it goes
+    CpuUserKernel cpu_kernel_;                          // the user's kernel on the cpu backend
+    CpuPaintWorker cpu_worker_{emulator_, cpu_kernel_}; // after both: stopped and joined before they go
     std::shared_ptr<const CpuInputs> cpu_inputs_;
     std::uint64_t cpu_inputs_generation_ = 0;
     std::optional<std::string> cpu_result_; // the refusal of the last cpu frame that finished

@@ -2,6 +2,9 @@
 # Fails when a project include does not name its layer from the repository root ("gpu/registry.h",
 # never "registry.h" or "../registry.h"), names a file that is not there, or points up the layers:
 #   app -> render -> gpu: gpu/ includes neither render/ nor app/, and render/ never app/;
+#   cpukernel/ (the user's kernel compiled for the CPU) includes gpu/ and itself only;
+#   sandbox/ (that kernel run in a child that can only compute) includes gpu/, cpukernel/ and
+#   itself; render/ and app/ may include it (render -> sandbox -> cpukernel -> gpu);
 #   inside app/ (README, "Architecture"), each room includes only itself and the rooms below it:
 #     window -> cli, script, ui, lesson, record, core  (app/main.cpp, at the top, may include any)
 #     cli    -> ui, lesson, record, core               (ui for the recordings' overlays)
@@ -35,10 +38,14 @@ bad=0
 complain() { echo "$1: $2" >&2; bad=$((bad + 1)); }
 while IFS=: read -r file line name; do
   [[ $name =~ $generated ]] && continue
-  if [[ ! -f $name || $name != @(app|gpu|render|tests|bench)/* ]]; then
+  if [[ ! -f $name || $name != @(app|gpu|render|cpukernel|sandbox|tests|bench)/* ]]; then
     complain "$file:$line" "#include \"$name\" must name its layer from the repository root (e.g. \"gpu/registry.h\")"
-  elif [[ $file == gpu/* && $name == @(render|app)/* ]] || [[ $file == render/* && $name == app/* ]]; then
+  elif [[ $file == gpu/* && $name == @(render|app|cpukernel|sandbox)/* ]] || [[ $file == render/* && $name == app/* ]]; then
     complain "$file:$line" "#include \"$name\" points up the layers (app -> render -> gpu)"
+  elif [[ $file == cpukernel/* && $name != @(gpu|cpukernel)/* ]]; then
+    complain "$file:$line" "#include \"$name\": cpukernel/ includes only gpu/ and itself"
+  elif [[ $file == sandbox/* && $name != @(gpu|cpukernel|sandbox)/* ]]; then
+    complain "$file:$line" "#include \"$name\": sandbox/ includes only gpu/, cpukernel/ and itself"
   elif [[ $file == render/io/* && $name == render/* && $name != render/io/* ]]; then
     complain "$file:$line" "#include \"$name\": render/io/ includes nothing of render/ outside itself (it has no GL)"
   elif [[ $file == app/* && $name == app/* ]]; then
@@ -50,7 +57,7 @@ while IFS=: read -r file line name; do
       complain "$file:$line" "#include \"$name\" points up the rooms of app/ ($from may include: ${may_include[$from]})"
     fi
   fi
-done < <(git ls-files 'app/*' 'gpu/*' 'render/*' 'tests/*' 'bench/*' | grep -E '\.(h|cpp|cu|cuh)$' |
+done < <(git ls-files 'app/*' 'gpu/*' 'render/*' 'cpukernel/*' 'sandbox/*' 'tests/*' 'bench/*' | grep -E '\.(h|cpp|cu|cuh)$' |
   xargs grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' |
   sed -E 's/^([^:]*):([0-9]*):[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1:\2:\3/')
 # The model and the recorder build without a window: no ImGui, no GLFW.

@@ -44,4 +44,12 @@ echo "$version"
 grep -q "^data: $scratch/root/usr/share/kcanvas$" <<<"$version" || fail "the unpacked binary did not find its data"
 run --headless --backend cpu --frames 2 --size 320x200 --op blend --image logo.png --image2 rose.jpg --out blend.png
 [ -s blend.png ] || fail "no picture written"
+# The user's kernel on the cpu backend: compiled with the system's g++, run by the sandbox's host
+# installed beside kcanvas.
+[ -x "$scratch/root/usr/bin/kcanvas-kernel-host" ] || fail "no kcanvas-kernel-host beside kcanvas"
+if command -v g++ >/dev/null; then
+  run --headless --backend cpu --frames 2 --size 64x64 --kernel "$scratch/root/usr/share/kcanvas/kernels/gradient.cu" \
+    --out kernel.png
+  [ -s kernel.png ] || fail "your kernel painted nothing on the cpu backend"
+fi
 echo "check-package: $(basename "$deb") unpacks, finds its data and renders headless"

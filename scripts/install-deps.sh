@@ -9,6 +9,7 @@ set -euo pipefail
 packages=(cmake g++ pkg-config git                           # configure and build (git: the version's commit)
           libglfw3-dev libimgui-dev libstb-dev python3-glad libcli11-dev nlohmann-json3-dev libfmt-dev
           libegl-dev libgl-dev libpng-dev libjpeg62-turbo-dev libgif-dev # libraries kcanvas links
+          libseccomp-dev                                              # the kernel sandbox's filter
           libgtest-dev xvfb xauth fonts-dejavu-core clang-format      # tests, the window under Xvfb, CI's format check
           libx11-dev                                                  # test_gui_idle clicks through X events
           xdg-user-dirs                                               # the Pictures folder (xdg-user-dir)

@@ -80,3 +80,30 @@ SCRIPT
   echo "wrote assets/screenshot-lesson-question-$name.png and assets/screenshot-lesson-reveal-$name.png"
 }
 shoot_lesson 1280x800 1280x800
+# Checked mode (your kernel, CPU backend: compiled with g++, run in the sandbox): a kernel without
+# its bounds check on y, launched with one block row too many, named under the editor in red; and
+# the fix_me starter's block view, its overlapping blocks shown by the writer record, inspected.
+shoot_checked() { # NAME SCREEN_WxH EXTRA_ARGS...
+  local name=$1 screen=$2
+  shift 2
+  local w=${screen%x*} h=${screen#*x}
+  cat >"$tmp/oob.cu" <<'KERNEL'
+// One block row too many: the grid's last row of threads writes past the end.
+extern "C" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width) return; // no check on y
+    out[y * width + x] = make_pixel(128 - 128 * y / height, 255 - 255 * x / width, 255 - 255 * y / height);
+}
+KERNEL
+  printf 'window %s\nwait 300\nscreenshot %s\nquit\n' "$screen" "$root/assets/screenshot-out-of-range-$name.png" \
+    >"$tmp/oob-$name.txt"
+  XDG_DATA_HOME="$tmp/data-oob-$name" xvfb-run -a -s "-screen 0 ${screen}x24" "$kcanvas" --backend cpu \
+    --kernel "$tmp/oob.cu" --size 800x800 --block 32x8 --grid 25x101 "$@" --script "$tmp/oob-$name.txt" >/dev/null
+  printf 'window %s\nwait 300\nhover %d,%d\nwait 5\nscreenshot %s\nquit\n' "$screen" $((w * 3 / 4)) $((h / 3)) \
+    "$root/assets/screenshot-your-kernel-block-view-$name.png" >"$tmp/view-$name.txt"
+  XDG_DATA_HOME="$tmp/data-view-$name" xvfb-run -a -s "-screen 0 ${screen}x24" "$kcanvas" --backend cpu \
+    --kernel fix_me.cu --size 400x300 --view block "$@" --script "$tmp/view-$name.txt" >/dev/null
+  echo "wrote assets/screenshot-out-of-range-$name.png and assets/screenshot-your-kernel-block-view-$name.png"
+}
+shoot_checked 1280x800 1280x800

@@ -14,6 +14,7 @@
 #include "gpu/param_limits.h"
 #include "gpu/registry.h"
 #include "render/canvas.h"
+#include "render/cpu_user_kernel.h"
 #include "render/frame_painter.h"
 #include "render/gl_context.h"
 #include "render/io/image_io.h"
@@ -190,9 +191,47 @@ bool write_out(const Options& o, int width, int height, const std::vector<Pixel>
     return true;
 }
 
+// The user's kernel: --kernel's file, else the default starter (the gradient).
+struct KernelSource {
+    std::string source, name;
+};
+
+KernelSource kernel_source(const Options& o) {
+    return {o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source,
+            o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path)};
+}
+
+// What compiling the user's kernel said; the exit code when it did not compile.
+std::optional<int> compiled(const Options& o, const KernelSource& k, const KernelCompile& c) {
+    if (!c.ok) {
+        fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", k.name, c.log);
+        return 2;
+    }
+    if (!o.json)
+        fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms ({} mode)\n", k.name, c.target, c.milliseconds,
+                   to_string(c.mode));
+    if (!c.log.empty()) fmt::print(stderr, "{}\n", c.log); // warnings
+    return std::nullopt;
+}
+
+// The last frame's out-of-range accesses of the user's kernel (checked mode), on stderr; 2 with --strict.
+int out_of_range_exit(const Options& o, const OpOutputs& outputs) {
+    if (!outputs.has_violations || outputs.violations.count == 0) return 0;
+    fmt::print(stderr, "kcanvas: your kernel {} out of range: {}{}\n",
+               outputs.violations.first.write ? "wrote" : "read", describe(outputs.violations),
+               o.strict ? "" : " (exit 0: --strict makes it exit 2)");
+    return o.strict ? 2 : 0;
+}
+
 // The CPU backend needs no GL: used headless when no EGL device exists (CI, laptops).
-int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources) {
+int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources, const KernelSource& kernel) {
     CpuGridEmulator emulator;
+    CpuUserKernel user_kernel; // the user's kernel, compiled for the CPU and run in the sandbox
+    user_kernel.set_time_limit(o.kernel_time_limit());
+    const bool user_code = op_registry()[job.op].user_code;
+    if (user_code)
+        if (auto exit = compiled(o, kernel, user_kernel.compile(kernel.source, kernel.name, o.kernel_mode)))
+            return *exit;
     OpOutputs outputs;
     job.params.src_a = sources.fitted(0);
     job.params.src_b = sources.fitted(1);
@@ -201,7 +240,11 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources) 
     StageTimes times;
     for (int f = 0; f < o.frames; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
-        if (auto error = emulator.paint(job, resolved, pixels.data(), &outputs)) {
+        job.params.seconds = f / 60.0f; // as run_with_gl's frames
+        auto error = user_code ? user_kernel.paint(job, resolved, pixels.data(), job.params.src_a, job.params.src_b,
+                                                   nullptr, outputs)
+                               : emulator.paint(job, resolved, pixels.data(), &outputs);
+        if (error) {
             fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
             return 2;
         }
@@ -209,7 +252,8 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources) 
     }
     const std::string device = fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers());
     report(o, job, resolved, {"cpu", device, times, outputs, FrameRoute::HostUpload, ""});
-    return write_out(o, job.params.width, job.params.height, pixels) ? 0 : 2;
+    if (!write_out(o, job.params.width, job.params.height, pixels)) return 2;
+    return user_code ? out_of_range_exit(o, outputs) : 0;
 }
 
 // The input images, and the canvas size from image A unless --size was given. A bad file is bad
@@ -235,19 +279,15 @@ struct DeviceChoice {
 };
 
 DeviceChoice choose_device(const Options& o, bool user_code) {
-    if (user_code && o.backend == Backend::Cpu) {
-        fmt::print(stderr, "kcanvas: launch refused: {}; choose --backend cuda-interop or cuda-staged (a CUDA GPU)\n",
-                   kCpuCannotRunUserCode);
-        return {-1, 2};
-    }
     DeviceChoice choice;
+    if (o.backend == Backend::Cpu) return choice; // the user's kernel compiles for the CPU (sandboxed)
     std::string no_cuda = "this kcanvas was built without CUDA";
 #ifdef KC_HAVE_CUDA
     const auto why_no_cuda = cuda_unavailable_reason();
     if (why_no_cuda) no_cuda = *why_no_cuda;
     if (o.backend != Backend::Cpu && !why_no_cuda) choice.cuda_device = o.gpu.value_or(0);
 #endif
-    if (!user_code) return choice;
+    if (!user_code || (!o.backend && choice.cuda_device < 0)) return choice; // no GPU: the cpu backend runs it
     if (choice.cuda_device < 0) {
         fmt::print(stderr, "kcanvas: your kernel needs a CUDA GPU: {}\n", no_cuda);
         choice.exit = 1;
@@ -258,37 +298,9 @@ DeviceChoice choose_device(const Options& o, bool user_code) {
     return choice;
 }
 
-// The user's kernel: --kernel's file, else the default starter (the gradient).
-struct KernelSource {
-    std::string source, name;
-};
-
-KernelSource kernel_source(const Options& o) {
-    return {o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source,
-            o.kernel_path.empty() ? std::string(default_starter().name) + ".cu" : file_name_of(o.kernel_path)};
-}
-
 // Compiles the user's kernel into the painter; the exit code when it does not compile.
 std::optional<int> compile_kernel(const Options& o, FramePainter& painter, const KernelSource& k) {
-    const KernelCompile c = painter.compile_user_kernel(k.source, k.name, o.kernel_mode);
-    if (!c.ok) {
-        fmt::print(stderr, "kcanvas: {} does not compile:\n{}\n", k.name, c.log);
-        return 2;
-    }
-    if (!o.json)
-        fmt::print(stderr, "kcanvas: compiled {} for {} in {:.0f} ms ({} mode)\n", k.name, c.target, c.milliseconds,
-                   to_string(c.mode));
-    if (!c.log.empty()) fmt::print(stderr, "{}\n", c.log); // warnings
-    return std::nullopt;
-}
-
-// The last frame's out-of-range accesses of the user's kernel (checked mode), on stderr; 2 with --strict.
-int out_of_range_exit(const Options& o, const OpOutputs& outputs) {
-    if (!outputs.has_violations || outputs.violations.count == 0) return 0;
-    fmt::print(stderr, "kcanvas: your kernel {} out of range: {}{}\n",
-               outputs.violations.first.write ? "wrote" : "read", describe(outputs.violations),
-               o.strict ? "" : " (exit 0: --strict makes it exit 2)");
-    return o.strict ? 2 : 0;
+    return compiled(o, k, painter.compile_user_kernel(k.source, k.name, o.kernel_mode));
 }
 
 // Paints --frames frames and waits for the last; the exit code when the launch is refused.
@@ -323,6 +335,7 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
     const bool user_code = op_registry()[job.op].user_code;
     FramePainter painter(o.backend, o.gpu);
     painter.set_present(o.present);
+    painter.set_kernel_time_limit(o.kernel_time_limit());
     Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
     watchdog.arm(painter.backend() != Backend::Cpu);
     if (user_code) {
@@ -363,7 +376,7 @@ int run_headless(const Options& options) {
         if (o.backend == Backend::Cpu || (!o.backend && device.cuda_device < 0)) {
             if (!o.json)
                 fmt::print(stderr, "kcanvas: no headless OpenGL ({}); the CPU backend runs without it\n", e.what());
-            return run_without_gl(o, job, sources);
+            return run_without_gl(o, job, sources, kernel);
         }
         fmt::print(stderr, "kcanvas: cannot render headless: {}\n", e.what());
         return 1;

@@ -178,6 +178,11 @@ void add_run_flags(CLI::App& app, Options& o) {
                    "(a kernel that never ends, a hung GPU); 0: never")
         ->check(CLI::Range(0, 86400))
         ->capture_default_str();
+    app.add_option("--kernel-time-limit", o.kernel_time_limit_s,
+                   "Seconds one frame of your kernel may run on the cpu backend before its sandbox stops it "
+                   "(an endless loop)")
+        ->check(CLI::Range(0.1, 600.0))
+        ->capture_default_str();
     app.add_option("--out", o.out, "Headless: write the last frame to this PNG (or .jpg) file");
     app.add_flag("--force", o.force, "Replace --out (and --save-preset's file) even where it is read-only");
     app.add_flag("--json", o.json, "Headless: print the timings as JSON");

@@ -1,6 +1,7 @@
 #pragma once
 // The command line of kcanvas, parsed once with CLI11: the top level (the window, --headless,
 // --version, ...) and its commands `record` and `bench`.
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,8 +29,12 @@ struct Options {
     OpParams params;           // the operations' parameters (weight, cell, level, ...; not the size)
     int frames = 100;
     int watchdog_s = 20; // exit with a message when no frame finishes for this long on a CUDA backend; 0: off
-    std::string out;     // headless: write the last frame here
-    bool force = false;  // --force: --out and --save-preset replace a read-only file
+    double kernel_time_limit_s = 2.0; // the cpu backend: a frame of the user's kernel past this is stopped
+    std::chrono::milliseconds kernel_time_limit() const {
+        return std::chrono::milliseconds(static_cast<long long>(kernel_time_limit_s * 1000.0));
+    }
+    std::string out;    // headless: write the last frame here
+    bool force = false; // --force: --out and --save-preset replace a read-only file
     bool json = false;
     std::optional<Backend> backend; // nullopt: the best one available
     Present present = Present::Direct;

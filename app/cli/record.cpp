@@ -148,6 +148,7 @@ int record(const RecordFlags& f, const RecordPlan& plan, Recorder::Render render
 
 int record_with_gl(const RecordFlags& f, const RecordPlan& plan, const Options& o, SourceImages& sources) {
     FramePainter painter(o.backend, o.gpu);
+    painter.set_kernel_time_limit(o.kernel_time_limit());
     painter.set_present(o.present);
     if (op_registry()[plan.job.op].user_code) {
         const std::string source = o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source;
@@ -199,11 +200,7 @@ int record_plan(const RecordFlags& f, const RecordPlan& plan, const Options& o, 
 #ifdef KC_HAVE_CUDA
     if (o.backend != Backend::Cpu && !cuda_unavailable_reason()) cuda_device = o.gpu.value_or(0);
 #endif
-    if (op_registry()[plan.job.op].user_code && (o.backend == Backend::Cpu || cuda_device < 0)) {
-        fmt::print(stderr, "kcanvas record: your kernel needs a CUDA GPU (--backend cuda-interop or cuda-staged){}\n",
-                   o.backend == Backend::Cpu ? "" : ": none is usable here");
-        return o.backend == Backend::Cpu ? 2 : 1;
-    }
+    // The user's kernel records on the cpu backend too: compiled for the CPU, run in the sandbox.
     std::unique_ptr<EglHeadlessContext> context;
     try {
         context = std::make_unique<EglHeadlessContext>(cuda_device);

@@ -479,8 +479,8 @@ void backend_availability(const FramePainter& p) {
         std::string why = staged;
         why[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(why[0])));
         wrapped_text(kWarnColour, why + ".");
-        wrapped_disabled(
-            "What works: the cpu backend, a CPU emulator of the grid, runs every op except your own kernel.");
+        wrapped_disabled("What works: the cpu backend, a CPU emulator of the grid, runs every op, and your own kernel "
+                         "compiled for the CPU.");
         return;
     }
     if (!interop.empty()) wrapped_disabled("cuda-interop unavailable: " + interop + ". cuda-staged works.");

@@ -263,8 +263,9 @@ void carry_out_requests(Requests& requests, RequestTargets& targets) {
 
 bool compile_wanted_kernel(UiState& s, FramePainter& painter) {
     KernelEditorState& k = s.kernel;
-    if (painter.backend() == Backend::Cpu) return false; // it waits for a CUDA backend
-    if (op_registry()[s.job.op].user_code && !k.compiled_once) k.compile_wanted = true;
+    // The op selected first, or a backend whose compiler has not seen the kernel that compiled.
+    if (op_registry()[s.job.op].user_code && (!k.compiled_once || (!painter.has_user_kernel() && k.last_ok == true)))
+        k.compile_wanted = true;
     if (!std::exchange(k.compile_wanted, false)) return false;
     k.compiled_once = true;
     const KernelCompile result = painter.compile_user_kernel(k.source, k.file_name, k.mode);

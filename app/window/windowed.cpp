@@ -392,6 +392,7 @@ int run_windowed(const Options& o) {
     ImGuiSession imgui(window.handle());
     UiScale ui_scale(window.handle());
     FramePainter painter(o.backend, o.gpu);
+    painter.set_kernel_time_limit(o.kernel_time_limit());
     painter.set_present(o.present);
     Canvas canvas(o.width, o.height); // releases its CUDA registrations before its GL objects
     std::unique_ptr<UiScript> script = o.script.empty() ? nullptr : std::make_unique<UiScript>(o.script);

@@ -22,9 +22,10 @@ __device__ inline unsigned kc_thread_in_block() {
     return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
 }
 
-// Counts an out-of-range access; the launch's first is named in full.
-__device__ inline void kc_report(KcViolation* v, int write, int image, long long index, int x, int y, int width,
-                                 int height) {
+// Counts an out-of-range access; the launch's first is named in full. Out of line: the views'
+// fast path keeps only a compare and a branch.
+__device__ __noinline__ void kc_report(KcViolation* v, int write, int image, long long index, int x, int y, int width,
+                                       int height) {
     if (!kc_count_first(&v->count)) return;
     v->claimed = 1u, v->write = write, v->image = image, v->index = index, v->x = x, v->y = y;
     v->width = width, v->height = height;
@@ -75,7 +76,7 @@ struct KcOut {
     __device__ operator Pixel*() const { return pixels; }
 
     __device__ Pixel& at(long long i, int x, int y) const {
-        if (i < 0 || i >= n) {
+        if (__builtin_expect(i < 0 || i >= n, 0)) {
             kc_report(check.violation, 1, 0, i, x, y, width, height);
             kc_refused_pixel = kc_poison(); // what a read through the reference sees
             return kc_refused_pixel;

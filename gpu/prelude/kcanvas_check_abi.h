@@ -23,10 +23,11 @@ struct KcViolation {
 };
 
 // Who wrote each pixel, kept when the views or the inspector need it.
-//   writers[i]: 0 while no thread has written pixel i; else the low 28 bits hold the writing
+//   writers[i]: 0 while no thread has written pixel i; else the low 28 bits hold the last writing
 //               thread's number in the launch plus one (block in launch order * threads per block
-//               + thread in block + 1), the top 4 bits how many threads wrote it (1..15; 15 means
-//               15 or more, and past about 30 writers of one pixel the count wraps).
+//               + thread in block + 1), the top 4 bits how many writes by different threads in turn
+//               it took (1..15): a thread writing again a pixel it wrote last counts once, so one
+//               writer is 1 and two threads storing once each are 2; 15 means 15 or more.
 //   block_sm[b]: the SM (the CPU emulator: its worker) that ran block b, for b < blocks.
 struct KcRecord {
     unsigned* writers;

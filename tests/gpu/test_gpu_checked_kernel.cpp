@@ -205,21 +205,32 @@ TEST_F(GpuCheckedKernel, StepModeAfterKBlocksPaintsExactlyThoseBlocks) {
 }
 
 TEST_F(GpuCheckedKernel, TwoLanesOnOnePixelCountTwoWritersOneThreadTwiceCountsOne) {
-    const UserKernel kernel =
+    // Lanes 2k and 2k+1 both store pixel k once: two writers, the last one of them.
+    const UserKernel pairs =
         compile("extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, "
                 "float t) {\n"
-                "    const int i = (blockIdx.x * blockDim.x + threadIdx.x) / 2;\n" // lanes 2k and 2k+1: pixel k
-                "    if (i >= width * height) return;\n"
-                "    out[i].r = 200;\n"
-                "    out[i].g = 100;\n" // the same thread again
+                "    const int i = (blockIdx.x * blockDim.x + threadIdx.x) / 2;\n"
+                "    if (i < width * height) out[i] = make_pixel(200, 100, 0);\n"
                 "}\n");
-    const auto words = paint_recorded(kernel, job_of(64, 4, {64, 1, 1}, Dim3{8, 1, 1}), nullptr);
+    const auto words = paint_recorded(pairs, job_of(64, 4, {64, 1, 1}, Dim3{8, 1, 1}), nullptr);
     for (std::size_t i = 0; i < words.size(); ++i) {
         const RecordedWriter w = decode_writer(words[i], Dim3{64, 1, 1}, Dim3{8, 1, 1});
         ASSERT_TRUE(w.written) << i;
         EXPECT_EQ(w.writers, 2u) << i;
         EXPECT_EQ(w.thread_in_block / 2 + w.block_in_launch * 32, i);
     }
+    // One thread writing its pixel channel by channel is one writer.
+    const UserKernel channels =
+        compile("extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, "
+                "float t) {\n"
+                "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i >= width * height) return;\n"
+                "    out[i].r = 200;\n"
+                "    out[i].g = 100;\n"
+                "    store(out, i, load(out, i));\n"
+                "}\n");
+    const auto once = paint_recorded(channels, job_of(64, 4, {64, 1, 1}, Dim3{4, 1, 1}), nullptr);
+    for (std::size_t i = 0; i < once.size(); ++i) ASSERT_EQ(once[i] >> 28, 1u) << i;
 }
 
 // The command line: the named access on stderr and in --json; exit 0, or 2 with --strict.

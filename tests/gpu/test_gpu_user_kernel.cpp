@@ -83,7 +83,7 @@ TEST_F(GpuUserKernel, ChessStarterWithTheTutorialsLaunchCoversItsCanvas) {
     PaintJob job;
     job.params.width = job.params.height = 800;
     job.launch = tutorial_preset(); // block 50x20, grid 80x8: exactly 640000 threads
-    for (const auto [w, h, grid] : {std::tuple{800, 800, Dim3{80, 8, 1}}, std::tuple{1000, 600, Dim3{40, 15, 1}}}) {
+    for (const auto& [w, h, grid] : {std::tuple{800, 800, Dim3{80, 8, 1}}, std::tuple{1000, 600, Dim3{40, 15, 1}}}) {
         job.params.width = w, job.params.height = h;
         job.launch.grid = grid; // 1000 threads a block, one per pixel
         const auto out = paint(kernel, job);

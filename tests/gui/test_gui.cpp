@@ -125,10 +125,9 @@ TEST(Gui, ColumnsMappingPaintsTheSamePictureAndTheTunerKeepsIt) {
     EXPECT_TRUE(test::load_png(dir + "/tuned_warps.png").pixels == want) << "block " << to_string(*tuned);
 }
 
-// The user-kernel editor driven by a script: on the CPU backend (no CUDA here) the op is refused
-// with the reason and nothing is compiled (Compile says it needs a CUDA backend), without a
-// crash; with a CUDA GPU the starter compiles and paints.
-TEST(Gui, UserKernelOpSaysWhatItNeedsOrRuns) {
+// The user-kernel editor driven by a script: the starter compiles and paints (on the CPU backend
+// for the CPU, in the sandbox), and a broken source fails on its line while the starter stays.
+TEST(Gui, UserKernelOpCompilesAndRuns) {
     if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display: run under xvfb-run (the test script does)";
     const std::string dir = ::testing::TempDir() + "/kc_gui_kernel";
     std::filesystem::create_directories(dir);
@@ -148,23 +147,45 @@ TEST(Gui, UserKernelOpSaysWhatItNeedsOrRuns) {
     const auto r = test::run("--script " + script);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("kernel file: cannot read '" + dir + "/missing.cu'"), std::string::npos) << r.output;
-    if (r.output.find("compile: ok") == std::string::npos) {
-        EXPECT_NE(r.output.find("status: refused: the cpu backend cannot run your kernel"), std::string::npos)
-            << r.output;
-        // Nothing compiles on the CPU backend (the panel's Compile is disabled): no failed compile is reported.
-        EXPECT_EQ(r.output.find("compile: failed"), std::string::npos) << r.output;
-    } else {
-        // A CUDA backend: the gradient ran; the broken source failed on its line 1 and the gradient stayed.
-        EXPECT_NE(r.output.find("gradient.cu(1)"), std::string::npos) << r.output; // the starter it was edited from
-        const auto canvas = test::load_png(dir + "/canvas.png");
-        PaintJob job;
-        job.params = {.width = 320, .height = 200};
-        EXPECT_TRUE(ref::matches_reference(job, canvas.pixels));
-    }
+    EXPECT_NE(r.output.find("compile: ok"), std::string::npos) << r.output;
+    // The gradient ran; the broken source failed on its line 1 and the gradient stayed.
+    EXPECT_NE(r.output.find("gradient.cu(1)"), std::string::npos) << r.output; // the starter it was edited from
+    const auto canvas = test::load_png(dir + "/canvas.png");
+    PaintJob job;
+    job.params = {.width = 320, .height = 200};
+    EXPECT_TRUE(ref::matches_reference(job, canvas.pixels));
     const auto window = test::load_png(dir + "/window.png");
     std::set<std::uint32_t> colours;
     for (const Pixel& p : window.pixels) colours.insert(p.r << 16 | p.g << 8 | p.b);
     EXPECT_GT(colours.size(), 20u); // the panel with the editor, not a blank frame
+}
+
+// On the cpu backend a kernel that crashes or never ends ends only its sandbox: the window says so
+// (the crash with its thread) and stays usable: the starter compiled next paints its picture.
+TEST(Gui, CpuKernelThatCrashesOrLoopsLeavesTheWindowUsable) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display: run under xvfb-run (the test script does)";
+    const std::string dir = ::testing::TempDir() + "/kc_gui_sandbox";
+    std::filesystem::create_directories(dir);
+    const std::string script = dir + "/script.txt";
+    const std::string head = "source -\nsource extern \"C\" __global__ void paint(Pixel* out, int width, int height, "
+                             "const Pixel* a, const Pixel* b, float t) { ";
+    std::ofstream(script) << "size 320x200\nwait 2\nop user_kernel\nwait 3\n"
+                          << head << "if (threadIdx.x == 3) *(volatile int*)16 = 1; }\ncompile\nwait 3\nstatus\n"
+                          << head
+                          << "volatile int spin = 0; while (true) spin = spin + 1; }\ncompile\nwait 20\nstatus\n"
+                          << "starter gradient\nwait 1\ncompile\nwait 3\nstatus\nsave " << dir << "/canvas.png\nquit\n";
+    const auto r = test::run("--backend cpu --kernel-time-limit 0.5 --script " + script);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+#if defined(__SANITIZE_ADDRESS__)
+    EXPECT_NE(r.output.find("your kernel crashed: "), std::string::npos) << r.output; // no thread: host_runner.cpp
+#else
+    EXPECT_NE(r.output.find("your kernel crashed: thread (3,"), std::string::npos) << r.output;
+#endif
+    EXPECT_NE(r.output.find("your kernel ran past 0.5 s (an endless loop?): stopped"), std::string::npos) << r.output;
+    const auto canvas = test::load_png(dir + "/canvas.png");
+    PaintJob job;
+    job.params = {.width = 320, .height = 200};
+    EXPECT_TRUE(ref::matches_reference(job, canvas.pixels));
 }
 
 TEST(Gui, NoDisplayIsAClearErrorNotACrash) {

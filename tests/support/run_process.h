@@ -33,9 +33,11 @@ inline ProcessResult run_shell(const std::string& command_line) {
 inline std::string test_data_home() { return ::testing::TempDir() + "/kc_data_" + std::to_string(::getpid()); }
 
 // The environment of a test's kcanvas: its own data dir, and a config dir of its own, so neither
-// the user's imgui.ini nor their Pictures folder (xdg-user-dir reads user-dirs.dirs there) is used.
+// the user's imgui.ini nor their Pictures folder (xdg-user-dir reads user-dirs.dirs there) is used;
+// and a cache of its own for the kernels compiled for the CPU.
 inline std::string test_env(const std::string& data_home) {
-    return "XDG_DATA_HOME='" + data_home + "' XDG_CONFIG_HOME='" + data_home + "/config' ";
+    return "XDG_DATA_HOME='" + data_home + "' XDG_CONFIG_HOME='" + data_home + "/config' XDG_CACHE_HOME='" + data_home +
+           "/cache' ";
 }
 
 // Runs kcanvas with these arguments, with XDG_DATA_HOME set to `data_home`.

@@ -183,17 +183,10 @@ void code_box(KernelEditorState& k, const PanelContext& ctx, float height) {
     line_gutter(ImVec2(origin.x, box_min.y), ImVec2(box_min.x, box_max.y), scroll_y, lines, k.error_lines);
 }
 
-// Compile, or why it cannot: the CPU emulator runs no CUDA code, so nothing would compile.
+// Compile: NVRTC on a CUDA backend, the system's C++ compiler on the cpu backend.
 void compile_button(KernelEditorState& k, const PanelContext& ctx) {
-    const bool on_cpu = ctx.painter.backend() == Backend::Cpu;
-    if (on_cpu) ImGui::BeginDisabled();
     if (ui::Button("Compile")) ctx.requests.push(request::CompileKernel{});
-    if (on_cpu) ImGui::EndDisabled();
     ImGui::SameLine();
-    if (on_cpu) {
-        ui::TextDisabled("needs a CUDA backend (see Backend)");
-        return;
-    }
     ui::TextDisabled("(Ctrl+Enter)  %s", k.file_name.c_str());
     if (ctx.painter.has_user_kernel() && k.source != ctx.painter.user_kernel_source()) {
         ImGui::SameLine();
@@ -257,7 +250,7 @@ void out_of_range(UiState& s, const PanelContext& ctx) {
 
 void compile_status(KernelEditorState& k, const PanelContext& ctx) {
     if (!k.last_ok) {
-        if (ctx.painter.backend() != Backend::Cpu) ui::TextDisabled("not compiled yet");
+        ui::TextDisabled("not compiled yet");
     } else if (*k.last_ok) {
         ui::TextColored(kGood, "compiled %s for %s in %.0f ms (%s mode)", k.file_name.c_str(), k.target.c_str(),
                         k.compile_ms, to_string(k.ran_mode.value_or(k.mode)));
@@ -296,7 +289,8 @@ void kernel_section(UiState& s, const PanelContext& ctx) {
     KernelEditorState& k = s.kernel;
     if (ctx.painter.backend() == Backend::Cpu)
         wrapped(ImVec4(1.0f, 0.8f, 0.4f, 1.0f),
-                "Your kernel runs on a CUDA backend only: the CPU grid emulator cannot run CUDA code.");
+                "CPU backend: your kernel is compiled by the system's C++ compiler and runs in a sandbox where it "
+                "may only compute (no files, processes or network); a frame past its time limit is stopped.");
     ui::TextWrapped("Write the whole kernel: extern \"C\" __global__ void paint(Pixel* out, int width, int height, "
                     "const Pixel* a, const Pixel* b, float t), in which your threads find their pixel from "
                     "blockIdx, blockDim and threadIdx and check the bounds. The Launch section's block and grid "

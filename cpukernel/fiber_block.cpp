@@ -94,6 +94,7 @@ void FiberBlockRunner::switch_to(Fiber& f) {
     t_runner = this, t_starting = &f;
     switch_fiber_context(home_, f.context);
     current_ = nullptr;
+    t_runner = nullptr; // a barrier off the fibers must not find this runner once it is gone
 }
 
 int FiberBlockRunner::barrier(int line, int predicate) {

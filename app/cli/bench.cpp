@@ -765,8 +765,8 @@ int run_with_context(const BenchOptions& o, const BenchPlan& plan, const EglHead
     const bool matmul =
         std::any_of(plan.ops.begin(), plan.ops.end(), [](const OpInfo* op) { return op->name == "matmul"; });
     if (c.cuda && matmul && !paths.empty()) time_matmul_kernels(c, rows);
-    if (c.cuda && user_kernel_ready && o.user_kernel_modes) time_user_kernel_modes(c, rows);
 #endif
+    if (c.cuda && user_kernel_ready && o.user_kernel_modes) time_user_kernel_modes(c, rows);
     progress("");
     if (rows.empty()) {
         fmt::print(stderr,

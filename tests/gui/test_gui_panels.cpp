@@ -152,6 +152,7 @@ TEST(GuiPanels, CustomOpsShowTheirOwnLaunch) {
     const auto run =
         run_script("kc_gui_own_launch", std::string("size ") + kSize +
                                             "\nwait 2\nclick Operation\nclick Box blur\nwait 3\n"
+                                            "click Images\nwait 2\n" // folded: the Indexing section fits below
                                             "print Block\nprint Grid\nexpect Block 16 x 16 = 256 threads\n"
                                             "expect x = blockIdx.x*16 + threadIdx.x\nstatus\n"
                                             "click Operation\nclick Histogram\nwait 3\n"

@@ -106,13 +106,12 @@ std::optional<std::string> CpuUserKernel::paint(const PaintJob& job, const Resol
     outputs.has_violations = checked;
     outputs.violations = KernelViolations{violation.count, violation, violation.width, violation.height};
     if (recording && needs_colour_pass(job)) show_writers(job, resolved, out, f.blocks);
+    // For your kernel the inspector's record holds the record's words, as on the GPU
+    // (FramePainter::user_kernel_writer decodes them).
     if (writer_sm) {
         writer_sm->assign(std::size_t(w) * h, 0u);
         if (recording)
-            for (std::size_t i = 0; i < words_.size(); ++i)
-                if (const RecordedWriter r = decode_writer(words_[i], resolved.launch.block, resolved.grid);
-                    r.written && r.block_in_launch < f.blocks)
-                    (*writer_sm)[i] = block_sm_[r.block_in_launch];
+            std::copy(words_.begin(), words_.begin() + std::min(words_.size(), writer_sm->size()), writer_sm->begin());
     }
     return std::nullopt;
 }

@@ -241,7 +241,11 @@ std::optional<unsigned> FramePainter::sm_of_pixel(int x, int y) {
 }
 
 std::optional<FramePainter::RecordedWord> FramePainter::user_kernel_writer(int x, int y) {
-    if (!cuda_ || backend_ == Backend::Cpu) return std::nullopt; // the CPU backend keeps no record of your kernel yet
+    if (!cuda_ || backend_ == Backend::Cpu) { // the sandboxed CPU kernel's record words (cpu_user_kernel.cpp)
+        const std::optional<unsigned> word = writers_->read_cpu(x, y);
+        if (!word) return std::nullopt;
+        return RecordedWord{*word, std::nullopt};
+    }
     const std::optional<unsigned> word = painter_cuda::sm_of_pixel(*cuda_, *writers_, x, y); // the record's word
     if (!word) return std::nullopt;
     return RecordedWord{*word, *word ? painter_cuda::user_kernel_block_sm(*cuda_, *word) : std::nullopt};

@@ -122,7 +122,7 @@ void inspector_tooltip(const PaintJob& job, const LaunchConfig& launch, const Pi
                                 : "SM: not recorded for this op's own kernels");
     else if (sm)
         ui::Text("%s %u", is_cpu ? "emulator worker" : "SM", *sm);
-    else
+    else if (!op_registry()[job.op].user_code)
         ui::TextDisabled("SM: recorded from the next frame");
     if (wr.writers > 1 && op_registry()[job.op].user_code)
         ui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s%lld threads wrote it; the last is named above",
@@ -191,7 +191,7 @@ void inspect(const OverlayInput& in, const Dim3& grid, const InspectedPixel& p) 
         ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().MousePos.x + 16, ImGui::GetIO().MousePos.y + 12));
         ImGui::BeginTooltip();
         ui::Text("pixel (%d, %d), index %lld", x, y, 1LL * y * w + x);
-        ui::TextDisabled("raw mode: which thread wrote it needs checked mode (Your kernel, Mode)");
+        ui::TextDisabled("which thread wrote it: not recorded (raw mode needs checked mode: Your kernel, Mode)");
         ImGui::EndTooltip();
         return;
     }

@@ -91,7 +91,8 @@ else() # without dpkg-dev: what ldd build/kcanvas and dpkg -S named on Debian 12
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
       "libc6, libstdc++6, libgcc-s1, libglfw3, libfmt9, libpng16-16, libjpeg62-turbo, libstb0, libgl1, libegl1, libseccomp2")
 endif()
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, xdg-user-dirs")
+# g++: your kernel on the CPU backend is compiled by the system's C++ compiler (cpukernel/).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, xdg-user-dirs, g++")
 if(KC_HAVE_CUDA)
   # The CUDA runtime is linked statically; the driver and NVRTC (live kernels) are opened at run
   # time, and kcanvas says what is missing without them. NVIDIA's repository names the packages.

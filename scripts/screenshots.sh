@@ -107,3 +107,5 @@ KERNEL
   echo "wrote assets/screenshot-out-of-range-$name.png and assets/screenshot-your-kernel-block-view-$name.png"
 }
 shoot_checked 1280x800 1280x800
+shoot_checked 1920x1080 1920x1080
+shoot_checked 1920x1080-200 1920x1080 --ui-scale 200

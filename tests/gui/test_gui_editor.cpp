@@ -230,3 +230,33 @@ TEST(GuiEditor, QuitDialogSavesAnInstalledStarterIntoTheUsersFolder) {
 
 } // namespace
 } // namespace kc
+
+namespace kc {
+namespace {
+
+// Checked mode through the window's controls (CPU backend: the sandboxed kernel): the Mode radio
+// compiles the kernel again in the mode clicked, and the out-of-range write a kernel makes is named
+// under the editor, whose Inspect button pins the inspector in that block.
+TEST(GuiEditor, TheModeSwitchRecompilesAndAnOutOfRangeWriteIsNamedAndInspected) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const fs::path kernel = fs::path(::testing::TempDir()) / "kc_editor_mode_src" / "oob.cu";
+    fs::create_directories(kernel.parent_path());
+    std::ofstream(kernel) << "extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, "
+                             "const Pixel* b, float t) {\n"
+                             "    const int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "    const int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                             "    if (x >= width) return;\n"
+                             "    out[y * width + x] = make_pixel(x, y, 0);\n"
+                             "}\n";
+    const EditorRun run = run_editor("kc_editor_mode",
+                                     "wait 10\nexpect (checked mode)\n"
+                                     "expect wrote out[16000]: past the end (160x100 = 16000 pixels)\n"
+                                     "click Inspect block (0,12)\nwait 5\nexpect pixel (0, 96), index 15360\n"
+                                     "click raw\nwait 10\nexpect (raw mode)\nexpect-not past the end\n"
+                                     "click checked\nwait 10\nexpect (checked mode)\nquit\n",
+                                     true, "--kernel " + kernel.string() + " --block 32x8 --grid 5x13");
+    EXPECT_EQ(run.result.exit_code, 0) << run.result.output;
+}
+
+} // namespace
+} // namespace kc

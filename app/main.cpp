@@ -19,6 +19,7 @@ namespace {
 int run(const kc::Options& o) {
     if (o.record) return kc::run_record(*o.record, o); // it ignores the top level's other flags, as ever
     if (o.lesson_command) return kc::run_lesson_command(*o.lesson_command, o.gpu);
+    if (o.exercise_command) return kc::run_exercise_command(*o.exercise_command, o.gpu);
     if (o.version) return std::fputs(kc::version_report().c_str(), stdout) < 0 ? 1 : 0;
     if (o.list_gpus) return kc::print_gpu_list();
     if (o.bench) return kc::run_bench(*o.bench);

@@ -173,22 +173,23 @@ void forget_old_builds(const fs::path& cache_dir) {
 
 // The whole text: prelude, the user's lines, the entry points with what the scan found.
 std::optional<std::string> full_text(std::string_view source, const std::string& name, KernelMode mode,
-                                     const SourceScan& scan, std::string& text) {
-    const CompileText kernel = kernel_text(source, name, mode, KernelTarget::Cpu);
+                                     const SourceScan& scan, bool count_accesses, std::string& text) {
+    const CompileText kernel = kernel_text(source, name, mode, KernelTarget::Cpu, count_accesses);
     if (kernel.refusal) return kernel.refusal;
     text = fmt::format("{}\n#line 1 \"kcanvas_entry_cpu.h\"\n#define KC_CPU_RAW {}\n#define KC_CPU_BARRIERS {}\n{}",
                        kernel.text, mode == KernelMode::Raw ? 1 : 0, scan.barriers ? 1 : 0, prelude::entry_cpu);
     return std::nullopt;
 }
 
-CpuKernelBuild build(std::string_view source, std::string_view file_name, KernelMode mode, const fs::path& cache_dir) {
+CpuKernelBuild build(std::string_view source, std::string_view file_name, KernelMode mode, const fs::path& cache_dir,
+                     bool count_accesses) {
     CpuKernelBuild b;
     b.mode = mode;
     const std::string name(file_name.empty() ? "kernel.cu" : file_name);
     const SourceScan scan = scan_source(source, name);
     if (scan.refusal) return b.log = *scan.refusal, b;
     std::string text;
-    if (auto why = full_text(source, name, mode, scan, text)) return b.log = *why, b;
+    if (auto why = full_text(source, name, mode, scan, count_accesses, text)) return b.log = *why, b;
     const Compiler compiler = find_compiler();
     if (!compiler.path) return b.log = compiler.error, b;
     std::error_code ec;
@@ -231,9 +232,9 @@ std::optional<std::string> cpu_compiler_unavailable_reason() {
 }
 
 CpuKernelBuild compile_cpu_kernel(std::string_view source, std::string_view file_name, KernelMode mode,
-                                  const std::filesystem::path& cache_dir) {
+                                  const std::filesystem::path& cache_dir, bool count_accesses) {
     const auto t0 = std::chrono::steady_clock::now();
-    CpuKernelBuild b = build(source, file_name, mode, cache_dir);
+    CpuKernelBuild b = build(source, file_name, mode, cache_dir, count_accesses);
     b.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return b;
 }

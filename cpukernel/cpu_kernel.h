@@ -47,8 +47,9 @@ std::optional<std::string> cpu_compiler_unavailable_reason();
 // Compiles `source` (the user's paint; the CPU prelude is added) into a shared object under
 // `cache_dir` (created if missing), or finds the one an earlier call built from the same prelude,
 // source, mode, compiler and flags. `file_name` names the source in the log.
+// `count_accesses`: a grading build (kernel_text's; checked mode only).
 CpuKernelBuild compile_cpu_kernel(std::string_view source, std::string_view file_name, KernelMode mode,
-                                  const std::filesystem::path& cache_dir);
+                                  const std::filesystem::path& cache_dir, bool count_accesses = false);
 
 // One launch of a loaded kernel. In checked mode `check` is used as on the GPU (violation never
 // null; record.writers, identity and max_blocks as KcCheck says); raw mode ignores it.

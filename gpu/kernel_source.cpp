@@ -178,7 +178,8 @@ std::string user_kernel_prelude(KernelMode mode, KernelTarget target) {
     return s;
 }
 
-CompileText kernel_text(std::string_view source, std::string_view file_name, KernelMode mode, KernelTarget target) {
+CompileText kernel_text(std::string_view source, std::string_view file_name, KernelMode mode, KernelTarget target,
+                        bool count_accesses) {
     const std::string name(file_name.empty() ? "kernel.cu" : file_name);
     if (mode == KernelMode::Raw)
         return {fmt::format("{}#line 1 \"{}\"\n{}\n", user_kernel_prelude(mode, target), name, source), std::nullopt};
@@ -186,8 +187,9 @@ CompileText kernel_text(std::string_view source, std::string_view file_name, Ker
     if (checked.refusal && checked.refusal_line > 0)
         return {"", fmt::format("{}({}): error: {}", name, checked.refusal_line, *checked.refusal)};
     if (checked.refusal) return {"", fmt::format("{}: error: {}", name, *checked.refusal)};
-    return {fmt::format("{}#line 1 \"{}\"\n{}\n#line 1 \"kcanvas_entry.cuh\"\n{}", user_kernel_prelude(mode, target),
-                        name, checked.source, prelude::entry_checked),
+    return {fmt::format("{}{}#line 1 \"{}\"\n{}\n#line 1 \"kcanvas_entry.cuh\"\n{}",
+                        count_accesses ? "#define KC_COUNT_ACCESSES 1\n" : "", user_kernel_prelude(mode, target), name,
+                        checked.source, prelude::entry_checked),
             std::nullopt};
 }
 

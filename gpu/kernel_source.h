@@ -35,8 +35,11 @@ struct CompileText {
     std::string text;                   // what NVRTC (or for the CPU, the C++ compiler) compiles
     std::optional<std::string> refusal; // why checked mode cannot take this source (text is empty)
 };
+// `count_accesses`: a grading compile (checked mode only): the views count each thread's global
+// reads and writes into KcViolation::most_reads/most_writes (KC_COUNT_ACCESSES); normal compiles
+// leave it out, so the kernel's speed does not change.
 CompileText kernel_text(std::string_view source, std::string_view file_name, KernelMode mode,
-                        KernelTarget target = KernelTarget::Gpu);
+                        KernelTarget target = KernelTarget::Gpu, bool count_accesses = false);
 
 // The user's source with paint's signature changed for checked mode (above), or why it cannot be:
 // no __global__ paint, or parameters other than the prelude's. Exposed for tests.

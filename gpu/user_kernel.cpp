@@ -157,7 +157,7 @@ std::optional<std::string> take_image(const Nvrtc& n, nvrtcProgram program, bool
 
 // compile_user_kernel() but for the clock.
 KernelCompile compile_with_nvrtc(std::string_view source, ComputeCapability cc, std::string_view file_name,
-                                 KernelMode mode) {
+                                 KernelMode mode, bool count_accesses) {
     KernelCompile result;
     result.mode = mode;
     const Nvrtc& n = nvrtc();
@@ -172,7 +172,7 @@ KernelCompile compile_with_nvrtc(std::string_view source, ComputeCapability cc, 
     }
     // #line makes NVRTC count the user's lines from 1 under their file's name.
     const std::string name(file_name.empty() ? "kernel.cu" : file_name);
-    const CompileText kernel = kernel_text(source, name, mode);
+    const CompileText kernel = kernel_text(source, name, mode, KernelTarget::Gpu, count_accesses);
     if (kernel.refusal) {
         result.log = *kernel.refusal;
         return result;
@@ -211,9 +211,9 @@ KernelCompile compile_with_nvrtc(std::string_view source, ComputeCapability cc, 
 } // namespace
 
 KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc, std::string_view file_name,
-                                  KernelMode mode) {
+                                  KernelMode mode, bool count_accesses) {
     const auto t0 = std::chrono::steady_clock::now();
-    KernelCompile result = compile_with_nvrtc(source, cc, file_name, mode);
+    KernelCompile result = compile_with_nvrtc(source, cc, file_name, mode, count_accesses);
     result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

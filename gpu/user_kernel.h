@@ -67,8 +67,10 @@ struct KernelCompile {
 // Compiles the user's `source` (the prelude is added) for a GPU of capability `cc`. Needs NVRTC
 // but no GPU. `file_name` names the source in the log ("kernel.cu(7): error: ..."); the line
 // numbers are the user's in both modes.
+// `count_accesses`: a grading compile (kernel_text's; checked mode only).
 KernelCompile compile_user_kernel(std::string_view source, ComputeCapability cc,
-                                  std::string_view file_name = "kernel.cu", KernelMode mode = KernelMode::Checked);
+                                  std::string_view file_name = "kernel.cu", KernelMode mode = KernelMode::Checked,
+                                  bool count_accesses = false);
 
 #ifdef KC_HAVE_CUDA
 ComputeCapability current_device_capability(); // throws CudaError

@@ -344,6 +344,45 @@ void take_lesson_command(const CLI::App& cmd, LessonFlags f, Options& o) {
     o.lesson_command = f;
 }
 
+// `kcanvas exercise list`, `exercise starter|solution NAME`, `exercise check NAME --kernel FILE|'GLOB'`.
+CLI::App* add_exercise_command(CLI::App& app, ExerciseFlags& f) {
+    CLI::App* cmd = app.add_subcommand(
+        "exercise", "Exercises: a starter kernel with TODOs graded on pixels against a target (see README "
+                    "\"Exercises\").\nlist | starter NAME | solution NAME | check NAME --kernel FILE|'GLOB' [--json] "
+                    "[--backend auto|gpu|cpu]:\nthe shipped exercises, their kernels, or a kernel graded on several "
+                    "launches (exit 0 pass, 1 fail,\n2 bad input) on the GPU, else on the CPU backend");
+    cmd->require_subcommand(1, 1);
+    cmd->add_subcommand("list", "Print the shipped exercises, one a line, name first");
+    for (const char* action : {"starter", "solution"})
+        cmd->add_subcommand(action, std::string("Print the exercise's ") + (std::string(action) == "starter"
+                                                                                ? "starter kernel (with its TODOs)"
+                                                                                : "reference solution"))
+            ->add_option("exercise", f.exercise, "A shipped exercise's NAME, or a folder holding exercise.json")
+            ->required();
+    CLI::App* check = cmd->add_subcommand(
+        "check", "Grade --kernel against the exercise's target on its launches and more; name the first launch "
+                 "that fails");
+    check->add_option("exercise", f.exercise, "A shipped exercise's NAME, or a folder holding exercise.json")
+        ->required();
+    check
+        ->add_option("--kernel", f.kernel,
+                     "The submission (FILE.cu), or a quoted glob ('submissions/*.cu', at most 500 files) kcanvas "
+                     "expands and grades one by one")
+        ->required();
+    check->add_flag("--json", f.json,
+                    "One JSON line per file: passed, summary, each launch's wrong and unwritten "
+                    "pixels, out-of-range accesses, reads and writes");
+    check->add_option("--backend", f.backend, "auto (the GPU when there is one), gpu or cpu")->capture_default_str();
+    return cmd;
+}
+
+// The exercise subcommand given (list, starter, solution or check), into o.exercise_command.
+void take_exercise_command(const CLI::App& cmd, ExerciseFlags f, Options& o) {
+    for (const CLI::App* sub : cmd.get_subcommands())
+        if (sub->parsed()) f.action = sub->get_name();
+    o.exercise_command = f;
+}
+
 using Refusal = std::optional<std::string>; // why the flags cannot run, as kcanvas prints it
 
 // --preset's picture under the flags: a flag given with it replaces what the preset says.
@@ -555,10 +594,16 @@ std::variant<Options, int> parse_options(int argc, char** argv) {
     add_picture_flags(*commands.record, o, f);
     LessonFlags lesson;
     const CLI::App* lesson_cmd = add_lesson_command(app, lesson);
+    ExerciseFlags exercise;
+    const CLI::App* exercise_cmd = add_exercise_command(app, exercise);
     add_about_flags(app, o);
     if (const auto code = parse_command_line(app, commands, argc, argv)) return *code;
     if (lesson_cmd->parsed()) {
         take_lesson_command(*lesson_cmd, lesson, o);
+        return o;
+    }
+    if (exercise_cmd->parsed()) {
+        take_exercise_command(*exercise_cmd, exercise, o);
         return o;
     }
     Refusal refusal = misplaced_record(commands, argv);

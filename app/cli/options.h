@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "app/cli/bench.h"
+#include "app/cli/exercise_command.h"
 #include "app/cli/lesson_command.h"
 #include "app/cli/record.h"
 #include "app/core/preset.h"
@@ -56,6 +57,7 @@ struct Options {
     bool print_command = false;                   // --print-command: print the command line and exit
     std::optional<LessonFlags> lesson_command;    // `kcanvas lesson list|check|export ...`
     std::string lesson;                           // window: --lesson FILE|NAME, opened beside the canvas
+    std::optional<ExerciseFlags> exercise_command; // `kcanvas exercise list|starter|solution|check ...`
     // A preset's window state: the overlays and the canvas's zoom in the window (nullopt: fit).
     bool block_outlines = false;
     std::optional<std::pair<int, int>> inspect;

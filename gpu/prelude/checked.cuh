@@ -56,6 +56,19 @@ __device__ inline void kc_note_writer(const KcRecord& r, long long i) {
     if (block < r.blocks) r.block_sm[block] = kc_sm();
 }
 
+// Grading compiles (KC_COUNT_ACCESSES, `kcanvas exercise check`) count each thread's global reads
+// and writes through the views in a counter on the entry's stack; a normal compile has none of it.
+#ifdef KC_COUNT_ACCESSES
+struct KcCounts {
+    unsigned reads, writes;
+};
+#define KC_COUNTS_MEMBER KcCounts* counts;
+#define KC_COUNT(view, what) (++(view).counts->what)
+#else
+#define KC_COUNTS_MEMBER
+#define KC_COUNT(view, what) ((void)0)
+#endif
+
 // Where a view's writes go while the record is what shows (KcCheck::identity): a word per thread
 // of a small window, so a warp's stores land in one L2-resident line instead of the canvas.
 __device__ Pixel kc_discarded[4096];
@@ -70,12 +83,14 @@ struct KcOut {
     long long n;
     int width, height;
     KcCheck check;
+    KC_COUNTS_MEMBER
 
     __device__ long long size() const { return n; }
     __device__ Pixel* data() const { return pixels; }
     __device__ operator Pixel*() const { return pixels; }
 
     __device__ Pixel& at(long long i, int x, int y) const {
+        KC_COUNT(*this, writes);
         if (__builtin_expect(i < 0 || i >= n, 0)) {
             kc_report(check.violation, 1, 0, i, x, y, width, height);
             kc_refused_pixel = kc_poison(); // what a read through the reference sees
@@ -91,11 +106,13 @@ struct KcOut {
     }
     __device__ Pixel& operator()(int x, int y) const {
         if (x >= 0 && y >= 0 && x < width && y < height) return at(1LL * y * width + x, x, y);
+        KC_COUNT(*this, writes);
         kc_report(check.violation, 1, 0, 1LL * y * width + x, x, y, width, height);
         kc_refused_pixel = kc_poison();
         return kc_refused_pixel;
     }
     __device__ void put(long long i, Pixel p) const {
+        KC_COUNT(*this, writes);
         if (i < 0 || i >= n) {
             kc_report(check.violation, 1, 0, i, KC_NO_XY, KC_NO_XY, width, height);
             return;
@@ -104,6 +121,7 @@ struct KcOut {
         if (!check.identity) kc_store_word(pixels + i, p);
     }
     __device__ Pixel get(long long i) const {
+        KC_COUNT(*this, reads);
         if (i >= 0 && i < n) return kc_load_word(pixels + i);
         kc_report(check.violation, 0, 0, i, KC_NO_XY, KC_NO_XY, width, height);
         return kc_poison();
@@ -117,12 +135,14 @@ struct KcIn {
     int width, height;
     KcViolation* violation;
     int image; // 1: a, 2: b
+    KC_COUNTS_MEMBER
 
     __device__ long long size() const { return n; }
     __device__ const Pixel* data() const { return pixels; }
     __device__ operator const Pixel*() const { return pixels; }
 
     __device__ Pixel get(long long i, int x, int y) const {
+        KC_COUNT(*this, reads);
         if (i >= 0 && i < n) return kc_load_word(pixels + i);
         kc_report(violation, 0, image, i, x, y, width, height);
         return kc_poison();
@@ -133,6 +153,7 @@ struct KcIn {
     }
     __device__ Pixel operator()(int x, int y) const {
         if (x >= 0 && y >= 0 && x < width && y < height) return get(1LL * y * width + x, x, y);
+        KC_COUNT(*this, reads);
         kc_report(violation, 0, image, 1LL * y * width + x, x, y, width, height);
         return kc_poison();
     }

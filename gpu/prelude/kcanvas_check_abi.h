@@ -20,6 +20,11 @@ struct KcViolation {
     unsigned block_dim[3];
     unsigned grid_dim[3];
     int width, height; // the canvas' size
+    // Grading compiles only (KC_COUNT_ACCESSES; `kcanvas exercise check`): the most global reads
+    // (a, b and out read through the views) and writes (out) one thread made, as count << 32 |
+    // the thread's number in the launch (block in launch order * threads per block + thread in
+    // block), kept by an atomic max. 0: nothing counted (a normal compile).
+    unsigned long long most_reads, most_writes;
 };
 
 // Who wrote each pixel, kept when the views or the inspector need it.

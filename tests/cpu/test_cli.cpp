@@ -111,6 +111,23 @@ TEST(Cli, HelpDocumentsEveryFlagAndOp) {
     EXPECT_NE(r.output.find("\n  bench "), std::string::npos) << r.output;
 }
 
+// `kcanvas exercise`: its usage in the top level's help (and so in the man page, help2man's), and
+// check's flags in its own help.
+TEST(Cli, HelpDocumentsTheExerciseCommandAndItsFlags) {
+    const auto top = run("--help");
+    EXPECT_NE(top.output.find("\n  exercise "), std::string::npos) << top.output;
+    EXPECT_NE(top.output.find("check NAME --kernel FILE|'GLOB' [--json] [--backend auto|gpu|cpu]"), std::string::npos)
+        << top.output;
+    const auto check = run("exercise check --help");
+    EXPECT_EQ(check.exit_code, 0) << check.output;
+    for (const char* flag : {"--kernel", "--json", "--backend"})
+        EXPECT_NE(check.output.find("  " + std::string(flag) + " "), std::string::npos) << flag << "\n" << check.output;
+    const auto exercise = run("exercise --help");
+    for (const char* sub : {"list", "starter", "solution", "check"})
+        EXPECT_NE(exercise.output.find("  " + std::string(sub) + " "), std::string::npos) << sub << "\n"
+                                                                                          << exercise.output;
+}
+
 TEST(Cli, BadInputExitsWithCode2AndSaysWhy) {
     struct Case {
         const char* args;

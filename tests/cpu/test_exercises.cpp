@@ -15,6 +15,7 @@
 #include "app/exercise/exercise.h"
 #include "app/exercise/grader.h"
 #include "app/exercise/progress.h"
+#include "gpu/user_kernel.h"
 #include "tests/support/run_process.h"
 
 namespace kc {
@@ -115,6 +116,19 @@ TEST_F(ExerciseTest, EveryShippedExerciseIsInTheParameterList) {
         EXPECT_NE(std::find(tested.begin(), tested.end(), s.name), tested.end()) << s.name << " is not graded here";
 }
 
+// The GPU's side without a GPU: NVRTC compiles every starter and solution with the views counting
+// (KC_COUNT_ACCESSES) for an H200 (sm_90), as the grader on a GPU does.
+TEST_F(ExerciseTest, EveryKernelCompilesForTheGpuWithTheCountingViews) {
+    if (auto why = nvrtc_unavailable_reason()) GTEST_SKIP() << *why;
+    for (const ShippedExercise& s : shipped_exercises()) {
+        const Exercise e = shipped(std::string(s.name));
+        for (const std::string* source : {&e.starter, &e.solution}) {
+            const KernelCompile c = compile_user_kernel(*source, {9, 0}, "kernel.cu", KernelMode::Checked, true);
+            EXPECT_TRUE(c.ok) << s.name << ":\n" << c.log;
+        }
+    }
+}
+
 // chess' tutorial launch has 1000 threads a block: a kernel that multiplies by 1000 paints it
 // right and fails on the first added launch, 32x8 (256 threads a block), which is named.
 TEST_F(ExerciseTest, AKernelForTheDefaultLaunchOnlyFailsWithTheLaunchNamed) {
@@ -212,6 +226,7 @@ TEST_F(ExerciseTest, ASubmissionCallingSystemOrFopenIsStoppedByTheSandbox) {
         std::string source = replaced(e.solution, "    store(out, y * width + x",
                                       "    if (x == 5 && y == 3) { " + call + " }\n    store(out, y * width + x");
         source = replaced(source, "MARKER", marker.string());
+        source = "#include <stdio.h>\nextern \"C\" int system(const char*);\n" + source;
         const GradeResult r = graded(e, source);
         ASSERT_TRUE(r.compiled) << r.compile_log;
         EXPECT_FALSE(r.passed) << call;
@@ -354,7 +369,7 @@ TEST_F(ExerciseTest, BadInputExitsTwoWithAMessage) {
     } cases[] = {
         {"exercise check nope --kernel " + good, "neither a shipped exercise"},
         {"exercise check gradient --kernel " + (scratch_dir() / "missing.cu").string(), "cannot read"},
-        {"exercise check gradient --kernel " + scratch_dir().string(), "not a regular file"},
+        {"exercise check gradient --kernel " + scratch_dir().string(), "it is a directory"},
         {"exercise check gradient --backend tpu --kernel " + good, "choose auto, gpu or cpu"},
         {"exercise check gradient", "--kernel is required"},
         {"exercise check gradient --backend cpu --kernel " + good, ""}, // with no compiler, below

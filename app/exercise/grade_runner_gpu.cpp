@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cuda_runtime_api.h>
+#include <thread>
 
 #include "gpu/cuda_check.h"
 #include "gpu/cuda_device.h"
@@ -19,6 +21,7 @@ namespace kc {
 namespace {
 
 constexpr unsigned long long kMaxRecordedBlocks = 1ULL << 22;
+constexpr std::chrono::seconds kGradeLaunchLimit{10};
 
 // The device buffers of one launch's canvas, images and records.
 struct GpuFrame {
@@ -64,14 +67,14 @@ public:
 
     RunOutput run(const ExerciseLaunch& l, const Pixel* a, const Pixel* b) override {
         RunOutput r;
+        if (hung_) return r.error = *hung_, r;
         if (!kernel_) return r.error = "no kernel is compiled", r;
         if (auto why = kernel_->launch_error(l.block)) return r.error = *why, r;
         try {
             frame_.upload(l, a, b);
             kernel_->launch(l.grid, l.block, frame_.out.data(), l.width, l.height, frame_.a.data(), frame_.b.data(),
                             0.0f, frame_.check(), nullptr);
-            if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
-                return r.error = fmt::format("the launch failed: {}", cudaGetErrorString(e)), r;
+            if (auto why = finish()) return r.error = *why, r;
             r.pixels.resize(frame_.out.size()), r.writers.resize(frame_.writers.size());
             KC_CUDA_CHECK_THROW(
                 cudaMemcpy(r.pixels.data(), frame_.out.data(), frame_.out.bytes(), cudaMemcpyDeviceToHost));
@@ -88,6 +91,7 @@ public:
     // 3 launches unmeasured, then the median of 21 timed with events.
     std::variant<double, std::string> time(std::string_view source, const ExerciseLaunch& l, const Pixel* a,
                                            const Pixel* b) override {
+        if (hung_) return *hung_;
         const KernelCompile c = compile_user_kernel(source, cc_, "timed.cu", KernelMode::Raw);
         if (!c.ok) return "it does not compile in raw mode: " + c.log;
         try {
@@ -114,7 +118,25 @@ public:
     }
 
 private:
+    // Waits for the launch, polling: a kernel that never ends is reported after kGradeLaunchLimit
+    // (the GPU cannot stop it; this runner then refuses every later launch).
+    std::optional<std::string> finish() {
+        const auto deadline = std::chrono::steady_clock::now() + kGradeLaunchLimit;
+        cudaError_t e = cudaStreamQuery(nullptr);
+        for (; e == cudaErrorNotReady; e = cudaStreamQuery(nullptr)) {
+            if (std::chrono::steady_clock::now() > deadline) {
+                hung_ = fmt::format("the kernel did not finish within {} s (an endless loop?)",
+                                    std::chrono::duration_cast<std::chrono::seconds>(kGradeLaunchLimit).count());
+                return hung_;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        if (e != cudaSuccess) return fmt::format("the launch failed: {}", cudaGetErrorString(e));
+        return std::nullopt;
+    }
+
     ComputeCapability cc_;
+    std::optional<std::string> hung_;
     std::string name_;
     std::optional<UserKernel> kernel_;
     GpuFrame frame_;

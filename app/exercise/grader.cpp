@@ -231,7 +231,7 @@ std::variant<GradeResult, GradeRefusal> grade(const Exercise& exercise, std::str
         if (options.keep_pictures && !run.error && (first_failure || r.launches.empty()))
             keep_pictures(run, targets.picture(l), l, r);
         r.launches.push_back(std::move(lr));
-        if (run.error && run.error->find("sandbox") != std::string::npos) break; // stopped: the rest would be too
+        if (run.error) break; // crashed, stopped or refused: the next launches would be too, each after its limit
     }
     r.over_budget = (exercise.max_reads && r.reads.count > *exercise.max_reads) ||
                     (exercise.max_writes && r.writes.count > *exercise.max_writes);

@@ -43,7 +43,7 @@ struct GradeResult {
     bool passed = false;
     bool compiled = false;
     std::string compile_log;            // the compiler's messages (the user's line numbers)
-    std::vector<LaunchResult> launches; // in grading order; stops after the first that failed to run
+    std::vector<LaunchResult> launches; // in grading order; ends at the first that did not run
     std::optional<std::size_t> first_failed;
     AccessCount reads, writes; // the maxima over every launch
     bool over_budget = false;

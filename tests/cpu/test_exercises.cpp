@@ -269,6 +269,32 @@ TEST_F(ExerciseTest, TargetsAreTheTutorialsFormulasByteForByte) {
     EXPECT_EQ(pack(in.a[0]), pack(g[0])) << "a is not the gradient";
 }
 
+// The histogram's target (its solution's picture) against bins counted here, row by row, from the
+// BT.601 luma the built-in histogram op counts.
+TEST_F(ExerciseTest, TheHistogramTargetIsEachRowsLumaBinsCountedHere) {
+    GradeOptions o;
+    o.backend = GradeBackend::Cpu;
+    o.cache_dir = scratch_dir() / "cache";
+    const Exercise e = shipped("histogram");
+    const ExerciseLaunch l = e.launches[1]; // 803x611
+    auto target = target_picture(e, l, o);
+    ASSERT_TRUE(std::holds_alternative<std::vector<Pixel>>(target)) << std::get<GradeRefusal>(target).why;
+    const auto& t = std::get<std::vector<Pixel>>(target);
+    const ExerciseImages in = exercise_images(e, l.width, l.height);
+    for (int y = 0; y < l.height; ++y) {
+        unsigned bins[256] = {};
+        for (int x = 0; x < l.width; ++x) {
+            const Pixel p = in.a[std::size_t(y) * l.width + x];
+            ++bins[(299 * p.r + 587 * p.g + 114 * p.b + 500) / 1000];
+        }
+        for (int x = 0; x < l.width; ++x) {
+            const int v = int(std::min(255u, 32 * bins[x * 256 / l.width]));
+            ASSERT_EQ(pack(t[std::size_t(y) * l.width + x]), pack(Pixel{uint8_t(v), uint8_t(v), uint8_t(v), 255}))
+                << x << "," << y;
+        }
+    }
+}
+
 TEST_F(ExerciseTest, ParseErrorsNameTheKey) {
     const Exercise g = shipped("gradient");
     Exercise e;
@@ -383,6 +409,39 @@ TEST_F(ExerciseTest, BadInputExitsTwoWithAMessage) {
                                              std::string(KCANVAS_BIN) + " " + cases[5].args);
     EXPECT_EQ(no_compiler.exit_code, 2) << no_compiler.output;
     EXPECT_NE(no_compiler.output.find("KCANVAS_CXX names"), std::string::npos) << no_compiler.output;
+}
+
+// An exercise of one's own: a folder with the three files, given for NAME.
+TEST_F(ExerciseTest, AFolderIsAnExerciseToo) {
+    const Exercise g = shipped("gradient");
+    const fs::path dir = scratch_dir() / "my-exercise";
+    fs::create_directories(dir);
+    std::ofstream(dir / "exercise.json") << R"({"kcanvas_exercise": 1, "title": "Mine", "description": "The gradient.",
+        "target": {"op": "gradient"}, "launches": [{"block": "32x8", "canvas": "64x48"}], "vary": "none"})";
+    std::ofstream(dir / "starter.cu") << g.starter;
+    std::ofstream(dir / "solution.cu") << g.solution;
+    const auto r = run("exercise check " + dir.string() + " --backend cpu --kernel " + (dir / "solution.cu").string());
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("my-exercise passes 1 launch on the cpu backend"), std::string::npos) << r.output;
+    fs::remove(dir / "starter.cu");
+    const auto missing = run("exercise starter " + dir.string());
+    EXPECT_EQ(missing.exit_code, 2) << missing.output;
+    EXPECT_NE(missing.output.find("starter.cu"), std::string::npos) << missing.output;
+}
+
+// README's "Exercises" lists every shipped exercise ("- `name`: ...") and no other.
+TEST_F(ExerciseTest, TheReadmeListsEveryShippedExercise) {
+    std::ifstream in(std::string(KC_ASSETS) + "/../README.md");
+    ASSERT_TRUE(in);
+    std::vector<std::string> listed;
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("## ")) inside = line == "## Exercises";
+        if (inside && line.starts_with("- `")) listed.push_back(line.substr(3, line.find('`', 3) - 3));
+    }
+    std::vector<std::string> shipped_names;
+    for (const ShippedExercise& s : shipped_exercises()) shipped_names.emplace_back(s.name);
+    EXPECT_EQ(listed, shipped_names);
 }
 
 // ---- progress ----------------------------------------------------------------------------------

@@ -189,6 +189,20 @@ void take_maximum(AccessCount& best, const AccessCount& c) {
 
 } // namespace
 
+std::vector<Pixel> diff_picture(const GradeResult& r) {
+    const std::size_t n = std::size_t(r.width) * r.height;
+    if (r.target.size() != n || r.picture.size() != n || r.writers.size() != n) return {};
+    std::vector<Pixel> diff(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const int x = int(i % r.width), y = int(i / r.width);
+        const Pixel t = r.target[i];
+        diff[i] = r.writers[i] == 0u              ? uncovered_pixel(x, y)
+                  : pack(r.picture[i]) != pack(t) ? Pixel{0, 0, 255, 255}
+                                                  : Pixel{uint8_t(t.b / 3), uint8_t(t.g / 3), uint8_t(t.r / 3), 255};
+    }
+    return diff;
+}
+
 ExerciseImages exercise_images(const Exercise& exercise, int width, int height) {
     return make_inputs(exercise, width, height);
 }

@@ -79,6 +79,11 @@ struct GradeRefusal {
 std::variant<GradeResult, GradeRefusal> grade(const Exercise& exercise, std::string_view source,
                                               std::string_view file_name, const GradeOptions& options = {});
 
+// The diff view of a result's pictures (GradeResult::target, picture, writers): a pixel equal to
+// the target's is shown dimmed to a third, one that differs pure red (255, 0, 0), one no thread
+// wrote hatched as the canvas shows uncovered pixels (uncovered_pixel). Empty without pictures.
+std::vector<Pixel> diff_picture(const GradeResult& r);
+
 // The images a and b the grader gives a submission and the target on a width x height canvas
 // (Exercise::inputs): for the window to paint the student's kernel with the same inputs.
 struct ExerciseImages {

@@ -169,6 +169,16 @@ TEST_F(ExerciseTest, WrongAndUnwrittenPixelsAreCountedAsWorkedOutByHand) {
     ASSERT_EQ(r.picture.size(), 640000u);
     EXPECT_EQ(r.writers[0] != 0u, true);
     EXPECT_EQ(r.writers[799], 0u);
+    // The diff view: (0, 0) right (dimmed), (4, 0) wrong (red), (799, 0) unwritten (hatched).
+    const std::vector<Pixel> diff = diff_picture(r);
+    ASSERT_EQ(diff.size(), 640000u);
+    const Pixel t = r.target[0];
+    EXPECT_EQ(pack(diff[0]), pack(Pixel{uint8_t(t.b / 3), uint8_t(t.g / 3), uint8_t(t.r / 3), 255}));
+    EXPECT_EQ(pack(diff[4]), pack(Pixel{0, 0, 255, 255}));
+    EXPECT_EQ(pack(diff[799]), pack(uncovered_pixel(799, 0)));
+    std::size_t red = 0;
+    for (const Pixel& p : diff) red += pack(p) == pack(Pixel{0, 0, 255, 255});
+    EXPECT_EQ(red, 240u);
 }
 
 // merge allows 2 reads a thread; reading a twice is 3. One thread alone reads a third time and is

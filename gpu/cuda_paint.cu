@@ -243,6 +243,7 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
         if (!ws.user_kernel) return std::string(kNoUserKernel);
         if (auto e = ws.user_kernel->launch_error(job.launch.block)) return e;
     }
+    cuda_prepare_paint(job, resolved, out, record, stream, ws);
     cuda_paint(job, resolved, out, stream, ws, record);
     cuda_finish_paint(job, resolved, out, record, stream, ws);
     return std::nullopt;
@@ -253,9 +254,8 @@ void cuda_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out,
     const Dim3 b = job.launch.block;
     const Dim3& g = resolved.grid;
     if (op_registry()[job.op].user_code) {
-        launch_user_kernel(job, resolved, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
+        launch_user_kernel(job, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
     } else {
-        if (resolved.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
         PaintJob prepared = job;
         prepare_divisors(prepared.params);
         kLaunchers[job.op](prepared, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
@@ -284,6 +284,15 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
                                       PixelRecord record) {
     CudaOpWorkspace ws; // freed on return; cudaFree waits for the kernels that use it
     return cuda_paint(job, limits, out, stream, ws, record);
+}
+
+void cuda_prepare_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,
+                        cudaStream_t stream, CudaOpWorkspace& ws) {
+    const bool user_code = op_registry()[job.op].user_code;
+    if (user_code) prepare_user_kernel(job, record, stream, ws);
+    // A record marks unwritten pixels itself: the colour pass hatches them after the kernel.
+    const bool records = user_code && record.sm && user_kernel_needs_colour_pass(job, ws);
+    if (resolved.clear_first && out && !records) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
 }
 
 void cuda_finish_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,

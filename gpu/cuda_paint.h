@@ -34,6 +34,12 @@ void cuda_paint_surface(const PaintJob& job, const ResolvedLaunch& resolved, cud
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
                                       PixelRecord record = {});
 
+// Before cuda_paint, outside the kernel's time: the canvas hatched where the launch leaves pixels
+// unwritten (resolved.clear_first), and the user's kernel's violation word and writer record
+// cleared. The kernel time is then the kernel's alone, in every mode.
+void cuda_prepare_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,
+                        cudaStream_t stream, CudaOpWorkspace& ws);
+
 // After cuda_paint (outside its time): the user's kernel's record shown as its views and marks
 // (gpu/user_kernel_cuda.h) where `record` holds one; nothing for other ops.
 void cuda_finish_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,

@@ -56,11 +56,12 @@ void CudaLaunches::launch(const CudaFrame& f, const PaintTarget& target) {
         cuda_paint(other, f.resolved, out, s, workspace_);
         if (t) variant_timer_[v].end(s);
     }
-    const bool timed = kernel_timer_.begin(s);
-    const bool vt = info.variants > 1 && variant_timer_[run.params.variant].begin(s);
     // The user's kernel records who wrote each pixel in checked mode, for its views and marks too.
     const bool record = info.user_code ? user_kernel_records(run, workspace_, f.record) : f.record;
     const PixelRecord kept = f.writers.for_cuda(record, run.params.width, run.params.height, s);
+    cuda_prepare_paint(run, f.resolved, out, kept, s, workspace_); // hatching and clears: not the kernel's time
+    const bool timed = kernel_timer_.begin(s);
+    const bool vt = info.variants > 1 && variant_timer_[run.params.variant].begin(s);
     if (!out) // direct: the painter allowed it (direct_write_refusal), so nothing is kept
         cuda_paint_surface(run, f.resolved, static_cast<cudaSurfaceObject_t>(target.surface), s);
     else

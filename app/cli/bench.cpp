@@ -186,9 +186,18 @@ struct BenchContext {
     const BenchPlan& plan;
     FramePainter& painter;
     Watchdog& watchdog;
-    bool user_kernel_ready;
     bool cuda;
 };
+
+// user_kernel times the default starter (the gradient, through the user's code path), compiled
+// for the painter's backend: by NVRTC on CUDA, by the system's C++ compiler (sandboxed) on the CPU.
+void ready_user_kernel(BenchContext& c) {
+    const auto& ops = c.plan.ops;
+    if (c.painter.has_user_kernel() || std::none_of(ops.begin(), ops.end(), [](auto* op) { return op->user_code; }))
+        return;
+    const KernelCompile k = c.painter.compile_user_kernel(default_starter().source, "gradient.cu");
+    if (!k.ok) fmt::print(stderr, "skipping user_kernel on {}: {}\n", backend_name(c.painter.backend()), k.log);
+}
 
 // --sweep-blocks: the kernel median per block for each op, size and mapping, fastest first, with
 // random input images as the timed rows have.
@@ -202,7 +211,8 @@ void sweep(BenchContext& c) {
             for (Mapping mapping : c.plan.mappings) {
                 // Custom ops launch their own grids and your kernel indexes for itself: one mapping.
                 if ((op->custom || op->user_code) && mapping != c.plan.mappings.front()) continue;
-                if (op->user_code && !c.user_kernel_ready) continue;
+                if (op->user_code) ready_user_kernel(c);
+                if (op->user_code && !c.painter.has_user_kernel()) continue;
                 Canvas canvas(w, h);
                 PaintJob job;
                 job.op = op->index;
@@ -349,9 +359,9 @@ double print_floors(BenchContext& c, Canvas& canvas, const Screen& screen, int w
 
 // Whether a configuration gives no row: 4 pixels per thread is for per-pixel ops with the 2d mapping
 // where the kernel writes GL memory; custom ops launch their own grids and your kernel indexes for
-// itself (one row, whatever the mapping); your kernel runs on CUDA backends only.
+// itself (one row, whatever the mapping) once it compiled for the backend (ready_user_kernel).
 bool skipped(const BenchContext& c, const OpInfo& op, Backend backend, Mapping mapping, int ppt) {
-    const bool user_skipped = op.user_code && (!c.user_kernel_ready || backend == Backend::Cpu || ppt != 1);
+    const bool user_skipped = op.user_code && (!c.painter.has_user_kernel() || ppt != 1);
     const bool own_indexing = op.custom || op.user_code;
     return user_skipped || (own_indexing && mapping != c.plan.mappings.front()) ||
            (ppt != 1 && (op.custom || backend != Backend::CudaInterop || mapping != Mapping::TwoD));
@@ -482,6 +492,7 @@ bool time_size(BenchContext& c, int w, int h, const std::vector<std::pair<Backen
     for (auto [backend, present] : paths) {
         c.painter.set_backend(backend);
         c.painter.set_present(present);
+        ready_user_kernel(c);
         for (const OpInfo* op : c.plan.ops)
             for (Mapping mapping : c.plan.mappings)
                 for (int ppt : c.o.pixels_per_thread) {
@@ -587,6 +598,8 @@ std::optional<double> user_mode_kernel_us(BenchContext& c, const StarterKernel& 
 }
 
 void time_user_kernel_modes(BenchContext& c, std::vector<Row>& rows) {
+    // The rows before may have ended on the CPU backend: these compare NVRTC's modes on the GPU.
+    if (!c.painter.set_backend(Backend::CudaInterop) && !c.painter.set_backend(Backend::CudaStaged)) return;
     for (auto [w, h] : c.plan.sizes) {
         Canvas canvas(w, h);
         SourceImages sources;
@@ -748,14 +761,7 @@ int run_with_context(const BenchOptions& o, const BenchPlan& plan, const EglHead
     fmt::print("kcanvas bench on {}{} ({})\n", device,
                painter.cuda_device() >= 0 ? fmt::format(", CUDA device {}", painter.cuda_device()) : "",
                context.description());
-    // user_kernel times the default starter (the gradient, through the user's code path).
-    bool user_kernel_ready = false;
-    if (std::any_of(plan.ops.begin(), plan.ops.end(), [](const OpInfo* op) { return op->user_code; })) {
-        const KernelCompile k = painter.compile_user_kernel(default_starter().source, "gradient.cu");
-        user_kernel_ready = k.ok;
-        if (!k.ok) fmt::print(stderr, "skipping user_kernel: {}\n", k.log);
-    }
-    BenchContext c{o, plan, painter, watchdog, user_kernel_ready, cuda_device >= 0};
+    BenchContext c{o, plan, painter, watchdog, cuda_device >= 0};
     if (o.sweep_blocks) return sweep(c), 0;
     const auto paths = present_paths(c);
     std::vector<Row> rows;
@@ -766,12 +772,12 @@ int run_with_context(const BenchOptions& o, const BenchPlan& plan, const EglHead
         std::any_of(plan.ops.begin(), plan.ops.end(), [](const OpInfo* op) { return op->name == "matmul"; });
     if (c.cuda && matmul && !paths.empty()) time_matmul_kernels(c, rows);
 #endif
-    if (c.cuda && user_kernel_ready && o.user_kernel_modes) time_user_kernel_modes(c, rows);
+    if (c.cuda && o.user_kernel_modes) time_user_kernel_modes(c, rows);
     progress("");
     if (rows.empty()) {
         fmt::print(stderr,
                    "kcanvas bench: these options give no rows to time ({}4 pixels per thread runs only on "
-                   "cuda-interop with the 2d mapping and a per-pixel op; user_kernel only on CUDA)\n",
+                   "cuda-interop with the 2d mapping and a per-pixel op; user_kernel where it compiles)\n",
                    paths.empty() ? "none of the backends asked for is available; " : "");
         return 2;
     }

@@ -304,9 +304,13 @@ void FrameLoop::paint_or_tune() {
                       ? std::nullopt
                       : pixel_to_inspect(s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height());
     p.record_writers(to_inspect_ && !s_.resolved.own); // custom ops' kernels record none
-    // The user's kernel marks repeats and block edges from its writer record (checked mode).
-    s_.job.marks = op_registry()[s_.job.op].user_code ? WriterMarks{s_.teach.flag_repeats, s_.teach.block_outlines}
-                                                      : WriterMarks{};
+    // The user's kernel marks repeats, block edges and the inspected pixel's block from its writer
+    // record (checked mode), in the colour pass: its blocks have no shape the overlay knows.
+    s_.job.marks = WriterMarks{};
+    if (op_registry()[s_.job.op].user_code) {
+        s_.job.marks.repeats = s_.teach.flag_repeats, s_.job.marks.block_edges = s_.teach.block_outlines;
+        if (to_inspect_) s_.job.marks.outline_x = to_inspect_->x, s_.job.marks.outline_y = to_inspect_->y;
+    }
     if (!advance_tuner(s_, messages_, sweep_, p, w_.canvas)) {
         const std::optional<std::string> refusal =
             p.paint_responsive(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants, kPaintWait);

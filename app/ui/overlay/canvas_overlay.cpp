@@ -197,7 +197,7 @@ void inspect(const OverlayInput& in, const Dim3& grid, const InspectedPixel& p) 
     }
     const PixelWriter wr =
         user_code ? recorded_writer(*p.record_word, l.block, grid) : thread_of_pixel(l, grid, w, h, x, y);
-    if (wr.covered && !user_code) // the user's blocks have no shape the overlay knows: the block view shows them
+    if (wr.covered && !user_code) // the user's blocks have no shape the overlay knows: the colour pass outlines them
         for (const Outline& o : block_outlines(l, grid, w, h, wr.block_idx))
             draw_outline(d, t, o, IM_COL32(255, 230, 0, 255), 2.5f);
     d->AddRect(t.to_screen(float(x), float(y)), t.to_screen(float(x + 1), float(y + 1)), IM_COL32(255, 255, 255, 255));

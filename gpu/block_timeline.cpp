@@ -69,6 +69,7 @@ TimelineWaves timeline_waves(const BlockTimeline& t) {
     w.waves = (w.blocks + w.first_wave - 1) / w.first_wave;
     w.tail_blocks = w.blocks % w.first_wave;
     w.tail_start = starts[static_cast<std::size_t>((w.waves - 1) * w.first_wave)];
+    if (w.tail_blocks == 0) return w; // the last wave is full: no tail, no SM idle for it
     std::set<unsigned> busy;
     for (const BlockTime& b : t.blocks)
         if (b.ran && b.start >= w.tail_start) busy.insert(b.sm);

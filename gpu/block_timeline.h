@@ -43,7 +43,7 @@ struct TimelineWaves {
     long long waves = 0;                // ceil(blocks / first_wave)
     long long tail_blocks = 0;          // blocks of the last, partial wave (0: it is full)
     unsigned long long tail_start = 0;  // when the last wave's first block started (start order)
-    std::vector<unsigned> idle_in_tail; // rows that start no block from tail_start on
+    std::vector<unsigned> idle_in_tail; // rows that start no block from tail_start on (none without a tail)
 };
 TimelineWaves timeline_waves(const BlockTimeline& t);
 

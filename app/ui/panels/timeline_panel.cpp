@@ -132,11 +132,20 @@ std::optional<long long> draw_chart(const BlockTimeline& t, const TimelineWaves&
 // The waves as recorded, beside what the occupancy model says for this launch.
 void wave_lines(const BlockTimeline& t, const TimelineWaves& w, const std::optional<OccupancyFigures>& model) {
     const bool cpu = t.source == TimelineSource::CpuWorkers;
-    wrapped(fmt::format("First wave: {} blocks ran at once (started before the first one ended){}", w.first_wave,
+    const auto plural = [](long long n, const char* one, const char* many) {
+        return fmt::format("{} {}", n, n == 1 ? one : many);
+    };
+    wrapped(fmt::format("First wave: {} ran at once (started before the first one ended){}",
+                        plural(w.first_wave, "block", "blocks"),
                         model ? fmt::format("; the model: {} per wave", model->blocks_per_wave) : ""));
-    wrapped(fmt::format("{} wave{}{}; tail: {} block{} in the last wave, {} {} idle in it", w.waves,
-                        w.waves == 1 ? "" : "s", model ? fmt::format(" (the model: {})", model->waves()) : "",
-                        w.tail_blocks, w.tail_blocks == 1 ? "" : "s", w.idle_in_tail.size(), cpu ? "workers" : "SMs"));
+    const std::string waves =
+        plural(w.waves, "wave", "waves") + (model ? fmt::format(" (the model: {})", model->waves()) : std::string());
+    if (w.tail_blocks == 0)
+        wrapped(waves + "; the last wave is full: no tail");
+    else
+        wrapped(fmt::format(
+            "{}; tail: {} in the last wave, {} idle in it", waves, plural(w.tail_blocks, "block", "blocks"),
+            plural(static_cast<long long>(w.idle_in_tail.size()), cpu ? "worker" : "SM", cpu ? "workers" : "SMs")));
     if (cpu)
         wrapped_disabled("The emulator's workers run one block at a time each and start when the OS lets them: "
                          "resident blocks per SM and the hardware's dispatch show on a GPU only.");

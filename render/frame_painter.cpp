@@ -40,7 +40,7 @@ void FramePainter::set_present(Present p) {
 bool FramePainter::set_backend(Backend b) {
     if (!unavailable_reason(b).empty()) return false;
     if (b != Backend::Cpu && cpu_worker_.busy()) cpu_worker_.take(); // its picture is the old backend's
-    if (b != backend_) times_.clear();
+    if (b != backend_) times_.clear(), timeline_.reset();            // the timeline's rows were the other backend's
     backend_ = b;
     return true;
 }

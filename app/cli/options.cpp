@@ -152,7 +152,9 @@ void add_launch_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
                    "Thread-to-pixel mapping: " + mapping_names() +
                        " (columns: 2d with x and y exchanged, so a warp writes down a column: uncoalesced)")
         ->capture_default_str();
-    cmd.add_option("--view", f.view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")
+    cmd.add_option("--view", f.view,
+                   "What pixels show: pixels, block, thread, warp, lane, linear, sm, start (when the "
+                   "pixel's block started)")
         ->capture_default_str();
     cmd.add_flag(
         "--tutorial", f.tutorial,
@@ -437,7 +439,8 @@ Refusal apply_launch(Options& o, const PictureFlags& f) {
     if (f.given("--view")) {
         const auto v = parse_view(f.view);
         if (!v)
-            return fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear or sm", f.view);
+            return fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear, sm or start",
+                               f.view);
         o.view = *v;
     }
     if (f.tutorial) o.launch = tutorial_preset();

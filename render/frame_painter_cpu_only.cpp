@@ -37,6 +37,7 @@ void leave_frames(PainterCuda&) { unreachable_without_cuda(); }
 void collect(PainterCuda&, StageTimes&, OpOutputs&, bool, FrameRoute) { unreachable_without_cuda(); }
 std::optional<unsigned> sm_of_pixel(PainterCuda&, WriterRecord&, int, int) { unreachable_without_cuda(); }
 std::optional<unsigned> user_kernel_block_sm(PainterCuda&, unsigned) { unreachable_without_cuda(); }
+std::optional<BlockTimeline> take_timeline(PainterCuda&, bool) { unreachable_without_cuda(); }
 
 } // namespace painter_cuda
 } // namespace kc

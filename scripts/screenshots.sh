@@ -109,3 +109,18 @@ KERNEL
 shoot_checked 1280x800 1280x800
 shoot_checked 1920x1080 1920x1080
 shoot_checked 1920x1080-200 1920x1080 --ui-scale 200
+# The SM timeline (CPU backend: the emulator's workers as rows): mandelbrot in the start view
+# (early blocks blue, late ones yellow), the timeline section open with a bar hovered, its block
+# outlined on the canvas in cyan.
+shoot_timeline() { # NAME SCREEN_WxH EXTRA_ARGS...
+  local name=$1 screen=$2
+  shift 2
+  printf 'window %s\nwait 3\nclick Timing\nclick SM timeline\nclick Record the timeline\nwait 10\nwheel -10 timeline chart\nwait 2\nhover timeline chart\nwait 3\nscreenshot %s\nquit\n' \
+    "$screen" "$root/assets/screenshot-timeline-$name.png" >"$tmp/timeline-$name.txt"
+  XDG_DATA_HOME="$tmp/data-timeline-$name" xvfb-run -a -s "-screen 0 ${screen}x24" "$kcanvas" --backend cpu \
+    --op mandelbrot --size 640x480 --block 32x8 --view start "$@" --script "$tmp/timeline-$name.txt" >/dev/null
+  echo "wrote assets/screenshot-timeline-$name.png"
+}
+shoot_timeline 1280x800 1280x800
+shoot_timeline 1920x1080 1920x1080
+shoot_timeline 1920x1080-200 1920x1080 --ui-scale 200

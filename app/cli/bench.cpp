@@ -645,6 +645,95 @@ void time_user_kernel_modes(BenchContext& c, std::vector<Row>& rows) {
     c.painter.compile_user_kernel(default_starter().source, "gradient.cu"); // as the other rows ran it
 }
 
+// --timeline: the SM timeline's cost. Off: the plain kernel the window runs; "teaching": the kernel
+// that can record (step mode's limit set to every block), not recording; on: recording. The
+// buffer's zeroing and read-back are outside the kernel's time, as in the window.
+struct TimelineMode {
+    const char* name;
+    bool record;
+    bool teaching_kernel;
+};
+constexpr TimelineMode kTimelineModes[] = {
+    {"timeline off", false, false}, {"teaching kernel, no timeline", false, true}, {"timeline on", true, true}};
+
+std::optional<double> timeline_mode_kernel_us(BenchContext& c, PaintJob job, const TimelineMode& m, Canvas& canvas,
+                                              const SourceImages& sources) {
+    const ResolvedLaunch resolved = resolve_launch(job, c.painter.limits());
+    if (m.teaching_kernel) job.max_blocks = resolved.grid.count();
+    c.painter.record_timeline(m.record);
+    for (int i = 0; i < c.o.warmup + c.o.reps; ++i) {
+        if (i == c.o.warmup) c.painter.times().clear();
+        if (auto e = c.painter.paint(job, canvas, &sources, false)) {
+            fmt::print(stderr, "skipping {} ({}): {}\n", op_registry()[job.op].name, m.name, *e);
+            c.painter.record_timeline(false);
+            return std::nullopt;
+        }
+        c.painter.collect_timings();
+        c.watchdog.beat();
+    }
+    c.painter.collect_timings(true);
+    c.painter.record_timeline(false);
+    return c.painter.times().kernel.median();
+}
+
+void time_timeline_overhead(BenchContext& c, const std::vector<std::pair<Backend, Present>>& paths,
+                            std::vector<Row>& rows) {
+    std::vector<Backend> done;
+    for (auto [backend, present] : paths) {
+        if (std::find(done.begin(), done.end(), backend) != done.end()) continue;
+        done.push_back(backend);
+        c.painter.set_backend(backend);
+        c.painter.set_present(present == Present::Direct ? Present::PixelBuffer : present);
+        for (auto [w, h] : c.plan.sizes) {
+            Canvas canvas(w, h);
+            SourceImages sources;
+            sources.fit(w, h);
+            sources.set(0, noise_image(w, h, 1), "noise A");
+            sources.set(1, noise_image(w, h, 2), "noise B");
+            for (const OpInfo* op : c.plan.ops) {
+                if (op->custom || op->user_code) continue; // they record no timeline
+                PaintJob job;
+                job.op = op->index;
+                job.params.width = w, job.params.height = h;
+                job.launch.block = c.plan.block;
+                double off_us = 0;
+                for (const TimelineMode& m : kTimelineModes) {
+                    progress(fmt::format("{} {} {}x{}", op->name, m.name, w, h));
+                    const auto us = timeline_mode_kernel_us(c, job, m, canvas, sources);
+                    if (!us) continue;
+                    if (!m.record && !m.teaching_kernel) off_us = *us;
+                    const double ratio = off_us > 0 ? *us / off_us : 0.0;
+                    const std::string variant = fmt::format("{} ({:.3f}x off)", m.name, ratio);
+                    fmt::print("timeline {} {} {}x{} block {}: {}: kernel {:.2f} us\n", backend_name(backend), op->name,
+                               w, h, to_string(c.plan.block), variant, *us);
+                    rows.push_back(Row{std::string(op->name),
+                                       fmt::format("{}x{}", w, h),
+                                       std::string(backend_name(backend)),
+                                       "-",
+                                       to_string(c.plan.block),
+                                       "2d",
+                                       variant,
+                                       1,
+                                       0,
+                                       0,
+                                       0,
+                                       *us,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       "-",
+                                       0.0});
+                }
+            }
+        }
+    }
+}
+
 void print_rows(const std::vector<Row>& rows) {
     fmt::print("{:<13} {:>10} {:>13} {:>8} {:>11} {:>3} {:>30} {:>10} {:>10} {:>8} {:>10} {:>9} {:>7} {:>8} {:>8} "
                "{:>8} {:>9} {:>9} {:>11} {:>7}\n",
@@ -773,6 +862,7 @@ int run_with_context(const BenchOptions& o, const BenchPlan& plan, const EglHead
     if (c.cuda && matmul && !paths.empty()) time_matmul_kernels(c, rows);
 #endif
     if (c.cuda && o.user_kernel_modes) time_user_kernel_modes(c, rows);
+    if (o.timeline) time_timeline_overhead(c, paths, rows);
     progress("");
     if (rows.empty()) {
         fmt::print(stderr,

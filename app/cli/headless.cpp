@@ -1,4 +1,5 @@
 #include "app/cli/headless.h"
+#include "app/cli/timeline_out.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -238,12 +239,23 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources, 
     const ResolvedLaunch resolved = resolve_launch(job, universal_limits());
     std::vector<Pixel> pixels(std::size_t(job.params.width) * job.params.height);
     StageTimes times;
+    std::optional<BlockTimeline> timeline; // --timeline-out: the last frame's
+    PixelRecord record;
+    if (!o.timeline_out.empty()) {
+        timeline = BlockTimeline{.source = TimelineSource::CpuWorkers,
+                                 .op = job.op,
+                                 .block = resolved.launch.block,
+                                 .grid = resolved.grid,
+                                 .blocks = std::vector<BlockTime>(std::size_t(resolved.grid.count())),
+                                 .resolution_ns = steady_clock_step_ns()};
+        record.blocks = timeline->blocks.data();
+    }
     for (int f = 0; f < o.frames; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
         job.params.seconds = f / 60.0f; // as run_with_gl's frames
         auto error = user_code ? user_kernel.paint(job, resolved, pixels.data(), job.params.src_a, job.params.src_b,
                                                    nullptr, outputs)
-                               : emulator.paint(job, resolved, pixels.data(), &outputs);
+                               : emulator.paint(job, resolved, pixels.data(), &outputs, record);
         if (error) {
             fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
             return 2;
@@ -252,7 +264,7 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources, 
     }
     const std::string device = fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers());
     report(o, job, resolved, {"cpu", device, times, outputs, FrameRoute::HostUpload, ""});
-    if (!write_out(o, job.params.width, job.params.height, pixels)) return 2;
+    if (!write_out(o, job.params.width, job.params.height, pixels) || !write_timeline_out(o, timeline)) return 2;
     return user_code ? out_of_range_exit(o, outputs) : 0;
 }
 
@@ -336,6 +348,7 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
     FramePainter painter(o.backend, o.gpu);
     painter.set_present(o.present);
     painter.set_kernel_time_limit(o.kernel_time_limit());
+    painter.record_timeline(!o.timeline_out.empty());
     Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
     watchdog.arm(painter.backend() != Backend::Cpu);
     if (user_code) {
@@ -350,6 +363,7 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
            {backend_name(painter.backend()), device_with_index(painter) + " / " + context.description(),
             painter.times(), painter.outputs(), painter.route(), painter.why_copied(), painter.copy_gbs()});
     if (!write_out(o, canvas.width(), canvas.height(), canvas.read_texture())) return 2;
+    if (!write_timeline_out(o, painter.timeline())) return 2;
     return user_code ? out_of_range_exit(o, painter.outputs()) : 0;
 }
 
@@ -363,6 +377,10 @@ int run_headless(const Options& options) {
     // The limits every CUDA GPU shares are checked before any device is touched.
     if (auto refusal = resolve_launch(job, universal_limits()).refusal) {
         fmt::print(stderr, "kcanvas: launch refused: {}\n", *refusal);
+        return 2;
+    }
+    if (auto refusal = timeline_job_refusal(o, job, resolve_launch(job, universal_limits()).grid)) {
+        fmt::print(stderr, "kcanvas: {}\n", *refusal);
         return 2;
     }
     const bool user_code = op_registry()[job.op].user_code;

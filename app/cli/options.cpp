@@ -1,4 +1,5 @@
 #include "app/cli/options.h"
+#include "app/cli/timeline_out.h"
 
 #include <algorithm>
 #include <cmath>
@@ -151,7 +152,9 @@ void add_launch_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
                    "Thread-to-pixel mapping: " + mapping_names() +
                        " (columns: 2d with x and y exchanged, so a warp writes down a column: uncoalesced)")
         ->capture_default_str();
-    cmd.add_option("--view", f.view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")
+    cmd.add_option("--view", f.view,
+                   "What pixels show: pixels, block, thread, warp, lane, linear, sm, start (when the "
+                   "pixel's block started)")
         ->capture_default_str();
     cmd.add_flag(
         "--tutorial", f.tutorial,
@@ -186,6 +189,9 @@ void add_run_flags(CLI::App& app, Options& o) {
     app.add_option("--out", o.out, "Headless: write the last frame to this PNG (or .jpg) file");
     app.add_flag("--force", o.force, "Replace --out (and --save-preset's file) even where it is read-only");
     app.add_flag("--json", o.json, "Headless: print the timings as JSON");
+    app.add_option("--timeline-out", o.timeline_out,
+                   "Headless: write the last frame's SM timeline (each block's SM or cpu worker, start and end) to "
+                   "this Chrome-trace JSON file; per-pixel ops only");
     app.add_flag("--print-command", o.print_command,
                  "Print the kcanvas command that paints the picture these flags (and --preset) describe, then exit");
     app.add_option("--save-preset", o.save_preset, "Write the picture these flags describe as a preset, then exit");
@@ -308,6 +314,9 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench, std::string& gpu
     cmd->add_flag("--user-kernel-modes", bench.user_kernel_modes,
                   "With user_kernel among the ops: rows for each starter in raw mode, checked mode, checked with "
                   "the writer record and checked with a thread view, each with its ratio to raw");
+    cmd->add_flag("--timeline", bench.timeline,
+                  "Rows for each per-pixel op with the SM timeline off (the plain kernel), the teaching kernel "
+                  "without it, and on, each with its ratio to off: the recording's own cost");
     add_gpu_flag(*cmd, gpu); // one spec with the top level's: `kcanvas --gpu 1 bench` benches GPU 1
     return cmd;
 }
@@ -430,7 +439,8 @@ Refusal apply_launch(Options& o, const PictureFlags& f) {
     if (f.given("--view")) {
         const auto v = parse_view(f.view);
         if (!v)
-            return fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear or sm", f.view);
+            return fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear, sm or start",
+                               f.view);
         o.view = *v;
     }
     if (f.tutorial) o.launch = tutorial_preset();
@@ -452,6 +462,7 @@ Refusal apply_run(Options& o, const PictureFlags& f) {
         if (auto e = output_path_error(o.out)) return "--out: " + *e;
         if (auto e = read_only_refusal(o.out, o.force)) return "--out " + *e;
     }
+    if (auto e = timeline_out_refusal(o)) return *e;
     if (!o.lesson.empty()) {
         if (o.headless) return "--lesson opens the window: drop --headless (kcanvas lesson check runs one headless)";
         Lesson lesson;

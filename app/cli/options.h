@@ -36,6 +36,7 @@ struct Options {
     std::string out;    // headless: write the last frame here
     bool force = false; // --force: --out and --save-preset replace a read-only file
     bool json = false;
+    std::string timeline_out;       // headless: write the last frame's SM timeline here (Chrome-trace JSON)
     std::optional<Backend> backend; // nullopt: the best one available
     Present present = Present::Direct;
     bool vsync = true;

@@ -17,6 +17,7 @@
 #include "app/ui/panels/preset_panel.h"
 #include "app/ui/panels/record_panel.h"
 #include "app/ui/panels/teach_panel.h"
+#include "app/ui/panels/timeline_panel.h"
 #include "app/ui/panels/tune_panel.h"
 #include "app/ui/ui_scale.h"
 #include "app/ui/widgets.h"
@@ -577,6 +578,7 @@ constexpr Section kSections[] = {
     {"Time", false, always, [](UiState& s, const PanelContext&) { time_section(s); }},
     {"Record", false, always, [](UiState& s, const PanelContext& ctx) { record_section(s, ctx.requests); }},
     {"Timing", true, always, timing_section},
+    {"SM timeline", false, always, timeline_section},
     {"Tune the block", false, always, tune_section},
     {"Canvas", false, always, canvas_section},
     {"Preset and command line", false, always, preset_section},

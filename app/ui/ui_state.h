@@ -11,6 +11,7 @@
 #include "app/core/settings.h"
 #include "app/core/teach_state.h"
 #include "app/core/time_clock.h"
+#include "app/core/timeline_state.h"
 #include "app/ui/panels/image_panel.h"
 #include "app/ui/panels/lesson_panel.h"
 #include "app/ui/panels/record_panel.h"
@@ -51,6 +52,7 @@ struct UiState {
     bool unsaved_dialog = false;       // the "Unsaved kernel" dialog is open
     TeachState teach;                  // inspector, overlays, step mode (teach_panel.h)
     TimeClock clock;                   // the animation's t (user kernels, step mode): the Time section
+    TimelineState timeline;            // the SM timeline section (timeline_panel.h)
     RecordPanelState record;           // the Record section (record_panel.h)
     LessonPanelState lesson;           // the open lesson, its step and answer (lesson_panel.h)
     bool tune_ended = false;           // a sweep just ended: the panel scrolls its results into view once

@@ -26,6 +26,7 @@
 #include "app/ui/overlay/canvas_overlay.h"
 #include "app/ui/panel.h"
 #include "app/ui/panels/record_panel.h"
+#include "app/ui/panels/timeline_panel.h"
 #include "app/ui/panels/tune_panel.h"
 #include "app/ui/ui_scale.h"
 #include "app/ui/widgets.h"
@@ -304,6 +305,8 @@ void FrameLoop::paint_or_tune() {
                       ? std::nullopt
                       : pixel_to_inspect(s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height());
     p.record_writers(to_inspect_ && !s_.resolved.own); // custom ops' kernels record none
+    p.record_timeline(s_.timeline.on);
+    s_.timeline.canvas_block = block_of_pixel(s_.job, s_.resolved, w_.canvas.width(), w_.canvas.height(), to_inspect_);
     // The user's kernel marks repeats, block edges and the inspected pixel's block from its writer
     // record (checked mode), in the colour pass: its blocks have no shape the overlay knows.
     s_.job.marks = WriterMarks{};
@@ -350,7 +353,8 @@ void FrameLoop::build_panel() {
     note_painting(s_, w_.painter);
     if (!faulted() && !(sweep_ && sweep_->running()))
         draw_canvas_overlay({s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height(),
-                             messages_.text(Topic::Launch), inspected_, w_.painter.backend() == Backend::Cpu});
+                             messages_.text(Topic::Launch), inspected_, w_.painter.backend() == Backend::Cpu,
+                             s_.timeline.hovered_bar});
     ImGui::Render();
     if (widget_log()) widget_log()->end_frame();
     breakdown_.panel.add(micros_since(t_panel));

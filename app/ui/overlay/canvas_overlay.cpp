@@ -13,6 +13,7 @@
 #include "app/ui/overlay/canvas_overlay.h"
 #include "app/ui/panels/teach_panel.h"
 #include "app/ui/widgets.h"
+#include "gpu/block_timeline.h"
 #include "gpu/registry.h"
 #include "gpu/thread_of_pixel.h"
 
@@ -229,6 +230,16 @@ void draw_launch_overlays(const OverlayInput& in, const Dim3& grid) {
     if (in.teach.block_outlines) draw_block_boundaries(d, t, l, grid, w, h);
 }
 
+// The block whose bar the SM timeline's mouse is over, in the chart's cyan.
+void outline_timeline_block(const OverlayInput& in, long long block) {
+    const LaunchConfig& l = in.resolved.launch;
+    if (in.resolved.own || op_registry()[in.job.op].user_code || block >= in.resolved.grid.count()) return;
+    const CanvasTransform t(in.view);
+    for (const Outline& o :
+         block_outlines(l, in.resolved.grid, in.canvas_width, in.canvas_height, block_index(in.resolved.grid, block)))
+        draw_outline(ImGui::GetBackgroundDrawList(), t, o, IM_COL32(0, 255, 255, 255), 3.0f);
+}
+
 } // namespace
 
 bool overlays_apply(const PaintJob& job, int canvas_width, int canvas_height) {
@@ -269,6 +280,7 @@ void draw_canvas_overlay(const OverlayInput& in) {
     if (legal && overlays_apply(in.job, in.canvas_width, in.canvas_height)) {
         draw_launch_overlays(in, in.resolved.grid);
         if (in.inspected) inspect(in, in.resolved.grid, *in.inspected);
+        if (in.timeline_block) outline_timeline_block(in, *in.timeline_block);
     }
     draw_refusal_banner(in.view, in.refusal);
     d->PopClipRect();

@@ -117,17 +117,18 @@ shoot_ab() { # NAME SCREEN_WxH EXTRA_ARGS...
   shift 2
   local w=${screen%x*}
   cat >"$tmp/ab-a.json" <<'JSON'
-{"kcanvas_preset": 1, "op": "mandelbrot", "canvas": {"width": 800, "height": 600},
- "params": {"iter": 200, "center-x": -0.7435, "center-y": 0.1314, "zoom": 30000}}
+{"kcanvas_preset": 1, "op": "mandelbrot", "canvas": {"width": 640, "height": 400},
+ "params": {"iter": 300, "center-x": -0.743643887, "center-y": 0.131825904, "zoom": 20000}}
 JSON
   cat >"$tmp/ab-b.json" <<'JSON'
-{"kcanvas_preset": 1, "op": "mandelbrot", "canvas": {"width": 800, "height": 600},
- "params": {"iter": 200, "center-x": -0.7435, "center-y": 0.1314, "zoom": 30000, "double": true}}
+{"kcanvas_preset": 1, "op": "mandelbrot", "canvas": {"width": 640, "height": 400},
+ "params": {"iter": 300, "center-x": -0.743643887, "center-y": 0.131825904, "zoom": 20000, "double": true}}
 JSON
   cat >"$tmp/ab-$name.txt" <<SCRIPT
 window ${screen}
 wait 3
 click A/B split
+wheel -30 150,500
 wait 20
 drag A|B divider -$((w / 12)) 0
 wait 20

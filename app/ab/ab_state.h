@@ -34,4 +34,8 @@ struct AbState {
 // Side B's job this frame: its own op, parameters and launch, on A's canvas and clock.
 PaintJob side_b_job(const AbSplit& split, const PaintJob& a);
 
+// B's parameters that differ from A's, as flags say them ("double on, iter 500"); "" when none
+// do, or when the two run different ops (each then reads its own).
+std::string differing_params(const PaintJob& a, const PaintJob& b);
+
 } // namespace kc

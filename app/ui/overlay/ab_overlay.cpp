@@ -90,7 +90,8 @@ void draw_ab_overlay(UiState& s) {
     const float pad = ImGui::GetFontSize() * 0.4f;
     const PaintJob b = side_b_job(s.ab.split, s.job);
     const std::string a_text = side_label("A", s.job, s.resolved, s.ab.readout.a);
-    const std::string b_text = side_label("B", b, s.ab.b_resolved, s.ab.readout.b);
+    std::string b_text = side_label("B", b, s.ab.b_resolved, s.ab.readout.b);
+    if (const std::string own = differing_params(s.job, b); !own.empty()) b_text += fmt::format("  ({})", own);
     if (s.ab.split.layout == AbLayout::SideBySide) {
         const RectD a = s.view.visible_rect(), bv = s.ab.b_view.visible_rect();
         label_box(dl, point({a.x + pad, a.y + pad}), a_text, false);

@@ -149,6 +149,8 @@ void ab_section(UiState& s, const PanelContext&) {
     ui::TextUnformatted("Side B");
     if (ui::Button("B = A")) copy_a_to_b(s);
     b_operation(s.ab.split.b);
+    if (const std::string own = differing_params(s.job, side_b_job(s.ab.split, s.job)); !own.empty())
+        wrapped_disabled(fmt::format("B's own parameters (from its preset): {}", own));
     b_launch(s);
     b_kernel(s);
 }

@@ -32,6 +32,7 @@ void AbPainter::paint(AbState& ab, const PaintJob& a_job, const FramePainter& a,
     const PaintJob b = side_b_job(ab.split, a_job);
     ab.b_resolved = resolve_launch(b, painter_->limits());
     compile_if_changed(ab, b);
+    painter_->queue_after(a); // on a GPU, B's kernel runs after A's: neither's time holds the other's
     const std::optional<std::string> refused =
         painter_->paint_responsive(b, ab.b_resolved, *canvas_, &sources, /*both_variants=*/false, wait);
     ab.readout.b_refusal = refused.value_or("");

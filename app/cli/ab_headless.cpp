@@ -68,6 +68,9 @@ public:
         return refused;
     }
 
+    void queue_after(const HeadlessSide& before) {
+        if (painter_ && before.painter_) painter_->queue_after(*before.painter_);
+    }
     void finish() {
         if (painter_) painter_->collect_timings(true);
     }
@@ -171,11 +174,13 @@ int run_sides(const Options& o, const SourceImages& sources, bool with_gl) {
     for (HeadlessSide* side : {&a, &b})
         if (auto exit = side->start()) return *exit;
     for (int f = 0; f < o.frames; ++f)
-        for (auto [label, side] : {std::pair{"A", &a}, {"B", &b}})
+        for (auto [label, side] : {std::pair{"A", &a}, {"B", &b}}) {
+            side->queue_after(side == &a ? b : a); // on a GPU the two never overlap: each time is its own
             if (auto refused = side->paint(f, sources)) {
                 fmt::print(stderr, "kcanvas: side {}'s launch refused: {}\n", label, *refused);
                 return 2;
             }
+        }
     if (with_gl) glFinish();
     a.finish(), b.finish();
     const std::vector<Pixel> pixels_a = a.pixels(), pixels_b = b.pixels();

@@ -185,9 +185,10 @@ int record_with_gl(const RecordFlags& f, const RecordPlan& plan, const Options& 
     if (!o.ab) return record(f, plan, render, w);
     const auto painter_b = painter_for(o, o.ab->b.op, o.ab->b_kernel_source, o.ab->b_kernel_mode, "side B's kernel");
     if (!painter_b) return 2;
-    RecordRenderer renderer_b(*painter_b, w, h); // side B: the plain canvas, the overlays are A's
+    RecordRenderer renderer_b(*painter_b, w, h);
+    const RecordOverlays overlays_b = side_b_overlays(plan.overlays);
     const Recorder::Render render_b = [&](const RecordFrame& frame, std::vector<Pixel>& out) {
-        return renderer_b.render(frame, RecordOverlays{}, &sources, out);
+        return renderer_b.render(frame, overlays_b, &sources, out);
     };
     return record(f, plan, split_render(*o.ab, render, render_b), frame_width(plan, o));
 }

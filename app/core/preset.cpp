@@ -441,6 +441,8 @@ std::string command_line(const Preset& p) {
         out += shell_word(w);
     }
     if (op.user_code && !p.kernel_source.empty()) out += " --kernel YOUR_KERNEL.cu # save the editor's text there";
+    // Two pictures do not fit one command line: the split goes through presets.
+    if (p.ab) out += " # side A only: for the A/B split, Save preset and run kcanvas --preset FILE";
     return out;
 }
 

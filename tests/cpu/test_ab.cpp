@@ -12,7 +12,9 @@
 #include "app/ab/pixel_diff.h"
 #include "app/ab/split_picture.h"
 #include "app/core/preset.h"
+#include "app/record/frame_encoder.h"
 #include "gpu/registry.h"
+#include "gpu/user_kernel.h"
 #include "tests/support/image_file.h"
 #include "tests/support/op_references.h"
 #include "tests/support/reference.h"
@@ -296,6 +298,67 @@ TEST(AbCli, ASavedSplitRunsAgainFromItsPreset) {
     EXPECT_EQ(again["b"]["op"], "checkerboard");
     const auto direct = run_json("--ab " + a + " " + b + " --headless --json --backend cpu --frames 2");
     EXPECT_EQ(again["diff_pixels"], direct["diff_pixels"]);
+}
+
+// Side B runs a kernel of the user's (compiled for the CPU, in the sandbox): the gradient starter
+// as shipped paints what the built-in gradient does; changed to paint its first 10 columns black,
+// it differs from the built-in in exactly those (the gradient is never black).
+TEST(AbCli, YourKernelAgainstTheBuiltInDiffersOnlyWhereItPaintsOtherwise) {
+    const int w = 96, h = 64;
+    const std::string a = preset_file("builtin.json", "gradient", w, h);
+    const std::string starter(find_starter("gradient")->source);
+    auto kernel_preset = [&](const std::string& name, const std::string& source) {
+        const nlohmann::json j = {{"kcanvas_preset", 1},
+                                  {"op", "user_kernel"},
+                                  {"canvas", {{"width", w}, {"height", h}}},
+                                  {"kernel", {{"source", source}, {"mode", "checked"}}}};
+        return write_temp(name, j.dump());
+    };
+    const std::string marker = "if (x >= width || y >= height) return;";
+    ASSERT_NE(starter.find(marker), std::string::npos) << "the starter changed: update this test";
+    std::string changed = starter;
+    changed.insert(changed.find(marker) + marker.size(),
+                   "\n    if (x < 10) { store(out, y * width + x, make_pixel(0, 0, 0)); return; }");
+    const auto same = run_json("--ab " + a + " " + kernel_preset("starter.json", starter) +
+                               " --headless --json --backend cpu --frames 2");
+    EXPECT_EQ(same["b"]["op"], "user_kernel");
+    EXPECT_EQ(same["diff_pixels"], 0) << same.dump();
+    int code = -1;
+    const auto differ = run_json("--ab " + a + " " + kernel_preset("changed.json", changed) +
+                                     " --headless --json --backend cpu --frames 2",
+                                 &code);
+    EXPECT_EQ(code, 0);
+    EXPECT_EQ(differ["diff_pixels"], 10 * h) << differ.dump();
+}
+
+// `kcanvas record --ab`: each frame is the split as the window shows it; side by side, twice as wide.
+TEST(AbCli, ARecordingRecordsTheSplit) {
+    const int w = 64, h = 48, cell = 16;
+    for (const char* layout : {"divider", "side-by-side"}) {
+        SCOPED_TRACE(layout);
+        const std::string a = write_temp(std::string("rec_a_") + layout + ".json",
+                                         R"({"kcanvas_preset": 1, "op": "gradient", "canvas": {"width": 64, )"
+                                         R"("height": 48}, "ab": {"diff": false, "divider": 0.25, "layout": ")" +
+                                             std::string(layout) + R"("}})");
+        const std::string b = write_temp("rec_b.json", R"({"kcanvas_preset": 1, "op": "checkerboard", "canvas": )"
+                                                       R"({"width": 64, "height": 48}, "params": {"cell": 16}})");
+        const std::string dir = temp_path(std::string("rec_") + layout);
+        std::filesystem::remove_all(dir);
+        const auto r = run("record --backend cpu --frames 2 --plain --ab " + a + " " + b + " --out " + dir + "/");
+        ASSERT_EQ(r.exit_code, 0) << r.output;
+        const test::LoadedImage frame = test::load_png(dir + "/" + sequence_frame_name(1));
+        const bool side = std::string(layout) == "side-by-side";
+        ASSERT_EQ(frame.width, side ? 2 * w : w);
+        ASSERT_EQ(frame.height, h);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < frame.width; ++x) {
+                const ref::Rgb g = ref::gradient(x % w, y, w, h), c = ref::checkerboard(x % w, y, cell);
+                const Pixel want = side      ? ref::pixel(x < w ? g : c)
+                                   : x == 15 ? kDividerColour
+                                             : ref::pixel(x < 16 ? g : c);
+                ASSERT_EQ(pack(frame.pixels[std::size_t(y) * frame.width + x]), pack(want)) << x << "," << y;
+            }
+    }
 }
 
 TEST(AbCli, BadInputExitsWith2AndSaysWhy) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "gpu/op_params.h"
+#include "tests/support/gif_file.h"
 #include "tests/support/gui_script.h"
 #include "tests/support/image_file.h"
 #include "tests/support/reference.h"
@@ -106,6 +107,28 @@ TEST(GuiAb, TheDividerDraggedByTheMouseMovesWhereBBegins) {
     EXPECT_GT(gradients, 50);
     EXPECT_GT(checkers, 50);
     EXPECT_LT(last_gradient, first_checker);
+}
+
+// The Record section records the split as it shows: side by side, a frame twice the canvas' width,
+// A's half and B's alike while B is the copy of A the split starts with.
+TEST(GuiAb, TheRecordSectionRecordsTheSplitSideBySide) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const test::ScriptRun run = run_script("kc_gui_ab_record", "size 96x64\nwait 2\nclick A/B split\n"
+                                                               "click Split the canvas: A | B\nclick Side by side\n"
+                                                               "wait 2\nclick Record\nwait 2\n"
+                                                               "click Frames\nkey ctrl+a\ntype 3\nkey enter\n"
+                                                               "click Output file\ntype {dir}/ab.gif\nkey enter\n"
+                                                               "click Start recording\nexpect recorded 3 frames to\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+    const test::DecodedGif gif = test::decode_gif(run.dir + "/ab.gif");
+    ASSERT_TRUE(gif.ok);
+    ASSERT_EQ(gif.frames.size(), 3u);
+    EXPECT_EQ(gif.width, 2 * 96);
+    EXPECT_EQ(gif.height, 64);
+    const std::vector<Pixel>& f = gif.frames[0];
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 96; ++x)
+            ASSERT_EQ(pack(f[std::size_t(y) * 192 + x]), pack(f[std::size_t(y) * 192 + 96 + x])) << x << "," << y;
 }
 
 } // namespace

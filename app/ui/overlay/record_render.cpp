@@ -188,6 +188,13 @@ std::optional<std::string> RecordRenderer::render(const RecordFrame& f, const Re
     return std::nullopt;
 }
 
+RecordOverlays side_b_overlays(const RecordOverlays& a) {
+    RecordOverlays b = a;
+    b.caption = b.legend = false;
+    b.inspect.reset();
+    return b;
+}
+
 std::optional<std::string> render_split_frame(const AbSplit& split, const RecordFrame& f, const Recorder::Render& a,
                                               const Recorder::Render& b, std::vector<Pixel>& out) {
     std::vector<Pixel> pixels_a, pixels_b;

@@ -188,7 +188,7 @@ private:
         };
         if (!ab_) return a(f, out);
         const Recorder::Render b = [this](const RecordFrame& frame, std::vector<Pixel>& pixels) {
-            return renderer_b_->render(frame, RecordOverlays{}, &sources_, pixels);
+            return renderer_b_->render(frame, side_b_overlays(recorder_.plan().overlays), &sources_, pixels);
         };
         return render_split_frame(*ab_, f, a, b, out);
     }

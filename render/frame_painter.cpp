@@ -195,6 +195,11 @@ std::shared_ptr<const CpuInputs> FramePainter::cpu_inputs_for(const SourceImages
     return cpu_inputs_;
 }
 
+void FramePainter::queue_after(const FramePainter& before) {
+    if (cuda_ && before.cuda_ && backend_ != Backend::Cpu && before.backend_ != Backend::Cpu)
+        painter_cuda::queue_after(*cuda_, *before.cuda_);
+}
+
 std::optional<double> FramePainter::painting_seconds() const {
     if (!cpu_worker_.busy()) return std::nullopt;
     return cpu_worker_.seconds_painting();

@@ -87,6 +87,10 @@ public:
     std::optional<std::string> paint_responsive(const PaintJob& job, const ResolvedLaunch& resolved, Canvas& canvas,
                                                 const SourceImages* sources, bool both_variants,
                                                 std::chrono::milliseconds wait);
+    // Two painters on one GPU (the A/B split): this one's next launches start after everything
+    // `before` has launched, so their kernels never overlap and neither's event times hold the
+    // other's work. Nothing waits on the CPU; a no-op unless both run a CUDA backend.
+    void queue_after(const FramePainter& before);
     // How long the cpu frame in flight has been painting; nullopt when none is.
     std::optional<double> painting_seconds() const;
     // Waits for the cpu frame in flight, if any, and puts it on the canvas (a script's save).

@@ -127,6 +127,18 @@ std::optional<std::string> paint(PainterCuda& cuda, const Frame& frame, Canvas& 
 
 void leave_frames(PainterCuda& cuda) { cuda.current = nullptr; }
 
+void queue_after(PainterCuda& cuda, const PainterCuda& before) {
+    faults_lose_the_context([&] {
+        cudaEvent_t done{};
+        KC_CUDA_CHECK_THROW(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+        const cudaError_t recorded = cudaEventRecord(done, before.launches.stream());
+        const cudaError_t waited =
+            recorded == cudaSuccess ? cudaStreamWaitEvent(cuda.launches.stream(), done, 0) : recorded;
+        KC_CUDA_CHECK_PRINT(cudaEventDestroy(done)); // released once the wait has passed it
+        KC_CUDA_CHECK_THROW(waited);
+    });
+}
+
 void collect(PainterCuda& cuda, StageTimes& times, OpOutputs& outputs, bool wait, FrameRoute route) {
     faults_lose_the_context([&] { cuda.collect(times, outputs, wait, route); });
 }

@@ -67,6 +67,9 @@ struct Frame {
 std::optional<std::string> paint(PainterCuda& cuda, const Frame& frame, Canvas& canvas, PresentTimers& timers);
 // The frames went to the cpu backend: CUDA copies still in flight are no stage of them.
 void leave_frames(PainterCuda& cuda);
+// What `cuda` launches from now on starts after what `before` has launched so far (an event on
+// its stream that `cuda`'s stream waits for; the CPU does not wait).
+void queue_after(PainterCuda& cuda, const PainterCuda& before);
 
 // Finished kernel and copy timings into `times` (copies only when the last frame took one, i.e.
 // its `route` was not direct), finished read-backs into `outputs`; never blocks unless `wait`.

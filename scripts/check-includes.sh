@@ -6,14 +6,15 @@
 #   sandbox/ (that kernel run in a child that can only compute) includes gpu/, cpukernel/ and
 #   itself; render/ and app/ may include it (render -> sandbox -> cpukernel -> gpu);
 #   inside app/ (README, "Architecture"), each room includes only itself and the rooms below it:
-#     window -> cli, script, ui, lesson, record, core  (app/main.cpp, at the top, may include any)
-#     cli    -> ui, lesson, record, core               (ui for the recordings' overlays)
-#     script -> ui, lesson, record, core
-#     ui     -> lesson, record, core
+#     window -> cli, script, ui, ab, lesson, record, core  (app/main.cpp, at the top, may include any)
+#     cli    -> ui, ab, lesson, record, core               (ui for the recordings' overlays)
+#     script -> ui, ab, lesson, record, core
+#     ui     -> ab, lesson, record, core
+#     ab     -> core                                       (the A/B split's model)
 #     lesson -> core
 #     record -> core
 #     core   -> (gpu/ and render/ only)
-#   and app/core/, app/lesson/ and app/record/ include no ImGui or GLFW header: they are the model;
+#   and app/core/, app/ab/, app/lesson/ and app/record/ include no ImGui or GLFW header: they are the model;
 #   render/io/ (image files, no GL) includes nothing of render/ outside itself, and no GL, EGL,
 #   GLFW or glad header.
 # (gpu/check_layer.cmake, run by every build, keeps GL, window and UI headers out of gpu/.)
@@ -22,10 +23,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 generated='^(kc_build_info\.h)$' # written into the build folder by cmake/
 declare -A may_include=(
-  [window]="window cli script ui lesson record core"
-  [cli]="cli ui lesson record core"
-  [script]="script ui lesson record core"
-  [ui]="ui lesson record core"
+  [window]="window cli script ui ab lesson record core"
+  [cli]="cli ui ab lesson record core"
+  [script]="script ui ab lesson record core"
+  [ui]="ui ab lesson record core"
+  [ab]="ab core"
   [lesson]="lesson core"
   [record]="record core"
   [core]="core"
@@ -62,8 +64,8 @@ done < <(git ls-files 'app/*' 'gpu/*' 'render/*' 'cpukernel/*' 'sandbox/*' 'test
   sed -E 's/^([^:]*):([0-9]*):[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1:\2:\3/')
 # The model and the recorder build without a window: no ImGui, no GLFW.
 while IFS=: read -r file line text; do
-  complain "$file:$line" "$text: app/core/, app/lesson/ and app/record/ include no ImGui or GLFW header"
-done < <(git ls-files 'app/core/*' 'app/lesson/*' 'app/record/*' | xargs grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](imgui|GLFW/|backends/imgui)' || true)
+  complain "$file:$line" "$text: app/core/, app/ab/, app/lesson/ and app/record/ include no ImGui or GLFW header"
+done < <(git ls-files 'app/core/*' 'app/ab/*' 'app/lesson/*' 'app/record/*' | xargs grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](imgui|GLFW/|backends/imgui)' || true)
 # Image files build without GL: kc_io links no GL, EGL, GLFW or glad.
 while IFS=: read -r file line text; do
   complain "$file:$line" "$text: render/io/ includes no GL, EGL, GLFW or glad header"

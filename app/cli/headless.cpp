@@ -1,6 +1,8 @@
 #include "app/cli/headless.h"
 #include "app/cli/timeline_out.h"
 
+#include "app/cli/ab_headless.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -26,8 +28,6 @@
 
 namespace kc {
 
-namespace {
-
 nlohmann::json stats_json(const TimingStats& s) {
     return {{"samples", s.count()},
             {"last_us", s.last()},
@@ -35,6 +35,8 @@ nlohmann::json stats_json(const TimingStats& s) {
             {"mean_us", s.mean()},
             {"min_us", s.min()}};
 }
+
+namespace {
 
 // Luminance histogram summary: pixels counted, mean gray level, fullest bin.
 nlohmann::json histogram_json(const OpOutputs& out) {
@@ -192,10 +194,7 @@ bool write_out(const Options& o, int width, int height, const std::vector<Pixel>
     return true;
 }
 
-// The user's kernel: --kernel's file, else the default starter (the gradient).
-struct KernelSource {
-    std::string source, name;
-};
+} // namespace
 
 KernelSource kernel_source(const Options& o) {
     return {o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source,
@@ -214,6 +213,8 @@ std::optional<int> compiled(const Options& o, const KernelSource& k, const Kerne
     if (!c.log.empty()) fmt::print(stderr, "{}\n", c.log); // warnings
     return std::nullopt;
 }
+
+namespace {
 
 // The last frame's out-of-range accesses of the user's kernel (checked mode), on stderr; 2 with --strict.
 int out_of_range_exit(const Options& o, const OpOutputs& outputs) {
@@ -268,8 +269,8 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources, 
     return user_code ? out_of_range_exit(o, outputs) : 0;
 }
 
-// The input images, and the canvas size from image A unless --size was given. A bad file is bad
-// input (exit 2) before any device is touched: returns the exit code then.
+} // namespace
+
 std::optional<int> load_inputs(Options& o, SourceImages& sources) {
     for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
         if (path->empty() || (slot == 1 && o.image.empty())) continue;
@@ -282,13 +283,6 @@ std::optional<int> load_inputs(Options& o, SourceImages& sources) {
     sources.fit(o.width, o.height);
     return std::nullopt;
 }
-
-// The CUDA device the run asks for (-1: none), or the exit code when the user's kernel cannot
-// run here (it needs a CUDA GPU and NVRTC).
-struct DeviceChoice {
-    int cuda_device = -1;
-    std::optional<int> exit;
-};
 
 DeviceChoice choose_device(const Options& o, bool user_code) {
     DeviceChoice choice;
@@ -309,6 +303,8 @@ DeviceChoice choose_device(const Options& o, bool user_code) {
     }
     return choice;
 }
+
+namespace {
 
 // Compiles the user's kernel into the painter; the exit code when it does not compile.
 std::optional<int> compile_kernel(const Options& o, FramePainter& painter, const KernelSource& k) {
@@ -334,12 +330,15 @@ std::optional<int> paint_frames(const Options& o, const PaintJob& job, const Res
     return std::nullopt;
 }
 
-// "NVIDIA H200 (CUDA device 1)": on a machine of several alike GPUs the name alone does not say which.
+} // namespace
+
 std::string device_with_index(const FramePainter& painter) {
     const std::string name = painter.device().name;
     if (painter.backend() == Backend::Cpu || painter.cuda_device() < 0) return name;
     return fmt::format("{} (CUDA device {})", name, painter.cuda_device());
 }
+
+namespace {
 
 // The run on a GL context: the painter's backend, its frames, the report and --out.
 int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sources, const KernelSource& kernel,
@@ -370,6 +369,7 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
 } // namespace
 
 int run_headless(const Options& options) {
+    if (options.ab) return run_ab_headless(options);
     Options o = options;
     SourceImages sources;
     if (auto exit = load_inputs(o, sources)) return *exit;

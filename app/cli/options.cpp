@@ -18,6 +18,7 @@
 #include "gpu/registry.h"
 #include "render/io/atomic_file.h"
 #include "render/io/image_io.h"
+#include "render/io/quoted.h"
 #include "render/io/source_images.h"
 
 namespace kc {
@@ -114,6 +115,13 @@ void add_input_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
     cmd.add_option("--image2", o.image2, "Input image B (add, blend), fitted to the canvas likewise");
     cmd.add_option("--preset", o.preset_path,
                    "Start from this preset (JSON, see README \"Presets\"); the other flags given override it");
+    cmd.add_option("--ab", o.ab_presets,
+                   "A/B split: two presets, A and B, painted on one canvas and timed side by side (A left of the "
+                   "divider, B right); with --headless prints both times, their ratio B/A and how many pixels "
+                   "differ (see README \"A/B split\"). A's preset gives the canvas and images; the other flags "
+                   "change side A")
+        ->expected(2)
+        ->type_name("A.json B.json");
 }
 
 // One flag per parameter of the table (gpu/param_limits.h), read as text and checked after parsing.
@@ -355,8 +363,37 @@ void take_lesson_command(const CLI::App& cmd, LessonFlags f, Options& o) {
 
 using Refusal = std::optional<std::string>; // why the flags cannot run, as kcanvas prints it
 
+// --ab A B: A is the picture, as --preset A would be (side B is read once the canvas is known).
+Refusal apply_ab_side_a(Options& o) {
+    if (o.ab_presets.empty()) return std::nullopt;
+    if (!o.preset_path.empty()) return "--ab A.json B.json names side A's preset: drop --preset";
+    o.preset_path = o.ab_presets[0];
+    return std::nullopt;
+}
+
+// --ab's side B: the op, parameters, launch and kernel of B's preset, on side A's canvas and images.
+Refusal apply_ab_side_b(Options& o, const PictureFlags&) {
+    if (o.ab_presets.size() != 2) return std::nullopt;
+    Preset b;
+    std::vector<std::string> warnings;
+    if (auto e = load_preset(o.ab_presets[1], b, warnings)) return "--ab " + *e;
+    for (const std::string& w : warnings) fmt::print(stderr, "kcanvas: warning: --ab {}\n", w);
+    const std::string name = escaped(o.ab_presets[1]);
+    if (b.ab) fmt::print(stderr, "kcanvas: warning: --ab {}: its own split is ignored; its side A is side B\n", name);
+    if (b.job.params.width != o.width || b.job.params.height != o.height)
+        fmt::print(stderr, "kcanvas: warning: --ab {} paints {}x{}; side B paints side A's canvas, {}x{}\n", name,
+                   b.job.params.width, b.job.params.height, o.width, o.height);
+    AbSplit ab = o.ab.value_or(AbSplit{});
+    ab.b = b.job, ab.b_kernel_source = b.kernel_source, ab.b_kernel_mode = b.kernel_mode;
+    o.ab = std::move(ab);
+    if (auto e = resolve_launch(job_b_from_options(o), universal_limits()).launch_refusal)
+        return fmt::format("--ab {}: side B's launch: {}", name, *e);
+    return std::nullopt;
+}
+
 // --preset's picture under the flags: a flag given with it replaces what the preset says.
 Refusal apply_preset_file(Options& o, const PictureFlags& f) {
+    if (auto refusal = apply_ab_side_a(o)) return refusal;
     if (o.preset_path.empty()) return std::nullopt;
     Preset p;
     std::vector<std::string> warnings;
@@ -541,7 +578,7 @@ Refusal resolve(Options& o, PictureFlags& f, RecordFlags& record, BenchOptions& 
         o.headless = true; // it renders headless: the top level's --json, falling through, is accepted as ever
     }
     Refusal refusal = apply_preset_file(o, f);
-    for (auto step : {apply_op, apply_params, apply_launch, apply_run})
+    for (auto step : {apply_op, apply_params, apply_launch, apply_run, apply_ab_side_b})
         if (!refusal) refusal = step(o, f);
     return refusal;
 }
@@ -618,6 +655,10 @@ Preset preset_from_options(const Options& o) {
     p.block_outlines = o.block_outlines;
     p.inspect = o.inspect;
     p.canvas_zoom = o.canvas_zoom;
+    if (o.ab) {
+        p.ab = *o.ab;
+        p.ab->b = job_b_from_options(o);
+    }
     return p;
 }
 
@@ -633,6 +674,7 @@ void apply_preset(const Preset& p, Options& o) {
     o.block_outlines = p.block_outlines;
     o.inspect = p.inspect;
     o.canvas_zoom = p.canvas_zoom;
+    o.ab = p.ab;
 }
 
 PaintJob job_from_options(const Options& o) {
@@ -643,6 +685,13 @@ PaintJob job_from_options(const Options& o) {
     job.params.height = o.height;
     job.launch = o.launch;
     job.view = o.view;
+    return job;
+}
+
+PaintJob job_b_from_options(const Options& o) {
+    PaintJob job = o.ab->b;
+    job.params.width = o.width;
+    job.params.height = o.height;
     return job;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/ui/panel_text.h"
+#include "app/ui/panels/ab_panel.h"
 #include "app/ui/panels/image_panel.h"
 #include "app/ui/panels/kernel_panel.h"
 #include "app/ui/panels/lesson_panel.h"
@@ -579,6 +580,7 @@ constexpr Section kSections[] = {
     {"Record", false, always, [](UiState& s, const PanelContext& ctx) { record_section(s, ctx.requests); }},
     {"Timing", true, always, timing_section},
     {"SM timeline", false, always, timeline_section},
+    {"A/B split", false, always, ab_section},
     {"Tune the block", false, always, tune_section},
     {"Canvas", false, always, canvas_section},
     {"Preset and command line", false, always, preset_section},

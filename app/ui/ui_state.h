@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/ab/ab_state.h"
 #include "app/core/canvas_view.h"
 #include "app/core/kernel_editor.h"
 #include "app/core/settings.h"
@@ -69,6 +70,7 @@ struct UiState {
     float status_bar_height = 0;                        // last frame's, in points
     CanvasView view;                                    // zoom and pan of the canvas in the window
     CanvasGesture gesture;                              // a drag or wheel on the canvas in progress
+    AbState ab;                                         // the A/B split: side B, the layout, the two times
 };
 
 } // namespace kc

@@ -37,7 +37,8 @@ namespace fs = std::filesystem;
 // -O2 compiles a starter in about the time of -O1 and runs it faster; no exceptions, no RTTI and
 // no standard library (math comes from the process's libm) keep the compile and the link short;
 // stack-clash protection makes a frame larger than a page probe each page (a fiber's guard page).
-// No -march=native and no -ffast-math: the pictures stay those of the GPU's IEEE arithmetic.
+// No -march=native, no -ffast-math and no contraction into fused multiply-adds: the pictures stay
+// those of the GPU's IEEE arithmetic (NVRTC compiles with --fmad=false to match).
 const std::vector<std::string> kFlags = {"-x",
                                          "c++",
                                          "-std=c++17",
@@ -46,6 +47,7 @@ const std::vector<std::string> kFlags = {"-x",
                                          "-shared",
                                          "-fvisibility=hidden",
                                          "-fno-math-errno",
+                                         "-ffp-contract=off",
                                          "-fno-exceptions",
                                          "-fno-rtti",
                                          "-fstack-clash-protection",

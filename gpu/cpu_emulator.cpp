@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -39,7 +40,15 @@ bool block_reaches_canvas(const ThreadCoords& t, const LaunchConfig& l, int widt
     return linear_thread_index(first) < 1ULL * width * height;
 }
 
-// Runs blocks [first, last) in launch order (x fastest, then y, then z); `sm` is the worker.
+unsigned long long steady_ns() {
+    return static_cast<unsigned long long>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
+
+// Runs blocks [first, last) in launch order (x fastest, then y, then z); `sm` is the worker. With
+// a timeline record, each block's worker and its start and end, a block past the canvas too (it
+// ran and returned, as on a GPU).
 template <class Op>
 void run_op_blocks(const EmulatedLaunch& l, long long first, long long last, unsigned sm) {
     const Op op{};
@@ -53,12 +62,15 @@ void run_op_blocks(const EmulatedLaunch& l, long long first, long long last, uns
         t.bx = static_cast<unsigned>(block % l.grid.x);
         t.by = static_cast<unsigned>((block / l.grid.x) % l.grid.y);
         t.bz = static_cast<unsigned>(block / (1LL * l.grid.x * l.grid.y));
-        if (!block_reaches_canvas(t, job.launch, job.params.width, job.params.height)) continue;
-        for (t.tz = 0; t.tz < t.bdz; ++t.tz)
-            for (t.ty = 0; t.ty < t.bdy; ++t.ty)
-                for (t.tx = 0; t.tx < t.bdx; ++t.tx)
-                    paint_thread(op, job.params, t, job.launch.mapping, job.launch.pixels_per_thread, job.view, sm,
-                                 LinearSink{l.out}, l.record);
+        BlockTime* timed = l.record.blocks ? l.record.blocks + block : nullptr;
+        const unsigned long long start = timed ? steady_ns() : 0;
+        if (block_reaches_canvas(t, job.launch, job.params.width, job.params.height))
+            for (t.tz = 0; t.tz < t.bdz; ++t.tz)
+                for (t.ty = 0; t.ty < t.bdy; ++t.ty)
+                    for (t.tx = 0; t.tx < t.bdx; ++t.tx)
+                        paint_thread(op, job.params, t, job.launch.mapping, job.launch.pixels_per_thread, job.view, sm,
+                                     LinearSink{l.out}, l.record);
+        if (timed) *timed = BlockTime{start, steady_ns(), sm, 1};
     }
 }
 
@@ -108,7 +120,27 @@ std::optional<std::string> cpu_cost_refusal(const PaintJob& job, unsigned thread
     return std::nullopt;
 }
 
+// The start view's pass: block numbers into the colours of their blocks' start times.
+void colour_by_start(Pixel* out, int width, long long pixels, const BlockTime* blocks, long long count) {
+    unsigned long long first = ~0ULL, last = 0;
+    for (long long n = 0; n < count; ++n)
+        if (blocks[n].ran) first = std::min(first, blocks[n].start), last = std::max(last, blocks[n].start);
+    for (long long i = 0; i < pixels; ++i)
+        out[i] = start_view_pixel(out[i], blocks, static_cast<unsigned long long>(count), first, last,
+                                  static_cast<int>(i % width), static_cast<int>(i / width));
+}
+
 } // namespace
+
+double steady_clock_step_ns() {
+    unsigned long long smallest = ~0ULL, before = steady_ns();
+    for (int i = 0; i < 100000; ++i) {
+        const unsigned long long now = steady_ns();
+        if (now > before) smallest = std::min(smallest, now - before);
+        before = now;
+    }
+    return smallest == ~0ULL ? 0.0 : double(smallest);
+}
 
 CpuGridEmulator::CpuGridEmulator(unsigned workers)
     : workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())) {}
@@ -137,9 +169,17 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, const Res
         return std::nullopt;
     }
     const long long pixels = 1LL * job.params.width * job.params.height;
-    if (plan.clear_first)
+    const bool start_view = job.view == View::Start;
+    if (plan.clear_first) // the start view's pass hatches what no block wrote (block number 0)
         for (long long i = 0; i < pixels; ++i)
-            out[i] = uncovered_pixel(static_cast<int>(i % job.params.width), static_cast<int>(i / job.params.width));
+            out[i] = start_view ? Pixel{0, 0, 0, 0}
+                                : uncovered_pixel(static_cast<int>(i % job.params.width),
+                                                  static_cast<int>(i / job.params.width));
+    std::vector<BlockTime> own_times; // the start view needs the times even when nobody keeps them
+    if (start_view && !record.blocks) {
+        own_times.resize(static_cast<std::size_t>(plan.grid.count()));
+        record.blocks = own_times.data();
+    }
 
     const EmulatedLaunch launch{&prepared, plan.grid, out, record, stop};
     const BlockRunner run = kRunners[job.op];
@@ -159,6 +199,7 @@ std::optional<std::string> CpuGridEmulator::paint(const PaintJob& job, const Res
     worker(0);
     pool.clear(); // joins: every block ran, or the stop was seen
     if (stop && stop->load()) return std::string("painting stopped before the frame was finished");
+    if (start_view) colour_by_start(out, job.params.width, pixels, record.blocks, plan.grid.count());
     return std::nullopt;
 }
 

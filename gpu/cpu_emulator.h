@@ -31,13 +31,18 @@ inline constexpr double kMaxCpuFrameSeconds = 5.0;
 // lower for slower cores. A frame past the same limit is refused with pixels x iterations.
 inline constexpr double kCpuIterationsPerThread = 2e8;
 
+// The smallest step of the clock the emulator's timeline reads (steady_clock), in ns, measured by
+// reading it in a loop: shown beside the timeline, as the GPU's %globaltimer step is.
+double steady_clock_step_ns();
+
 class CpuGridEmulator {
 public:
     explicit CpuGridEmulator(unsigned workers = 0); // 0: one per hardware thread
     // Paints `out` (width*height pixels, host memory). An illegal launch is refused with the same
     // message a CUDA launch gets, and `out` is left untouched. `outputs` receives what custom
     // operations compute besides pixels (histograms, matrices). `record` (host memory) optionally
-    // keeps per-pixel writer figures; its `writes` counters must start at zero.
+    // keeps per-pixel writer figures; its `writes` counters must start at zero; its `blocks` (one
+    // per block of the grid, zeroed) the SM timeline: each block's worker and start and end.
     std::optional<std::string> paint(const PaintJob& job, Pixel* out, OpOutputs* outputs = nullptr,
                                      PixelRecord record = {}) const;
     // The same with the job's launch resolved already (resolve_launch, refusal unset): no second check.

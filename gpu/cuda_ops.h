@@ -27,6 +27,9 @@ struct CudaOpWorkspace {
     DeviceBuffer<KcViolation> violation;
     DeviceBuffer<unsigned> block_sm;
     unsigned long long recorded_block_threads = 0; // threads per block of the last recorded launch
+    // The start view painted without a timeline record: its blocks' times, and their first and last start.
+    DeviceBuffer<BlockTime> start_times;
+    DeviceBuffer<unsigned long long> start_span;
 };
 
 // What an op computed besides pixels (the histogram's bins) on its way to the host. The op's

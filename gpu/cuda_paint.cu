@@ -19,14 +19,63 @@ __device__ __forceinline__ unsigned sm_id() {
     return id;
 }
 
+__device__ __forceinline__ unsigned long long global_timer() {
+    unsigned long long ns;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+    return ns;
+}
+
+// The teaching kernel: views, writer records, step mode, and the SM timeline. With record.blocks
+// (the same for every block: a uniform branch) thread 0 of each block (by its linear thread id)
+// reads the clock at entry and, after a barrier that every thread reaches once its pixels are
+// written, again at the end; the plain kernel below never carries this.
 template <class Op>
 __global__ void paint_kernel(OpParams params, Mapping mapping, int pixels_per_thread, View view, Pixel* out,
                              PixelRecord record, long long max_blocks) {
     const ThreadCoords t{blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
                          blockDim.x, blockDim.y, blockDim.z, gridDim.x,   gridDim.y,   gridDim.z};
     if (max_blocks >= 0 && block_in_launch(t) >= static_cast<unsigned long long>(max_blocks)) return; // step mode
-    const bool need_sm = view == View::Sm || record.sm != nullptr;
-    paint_thread(Op{}, params, t, mapping, pixels_per_thread, view, need_sm ? sm_id() : 0u, LinearSink{out}, record);
+    const bool timed = record.blocks != nullptr;
+    const bool first_thread = thread_in_block(t) == 0;
+    const unsigned long long start = timed && first_thread ? global_timer() : 0ULL;
+    const bool need_sm = view == View::Sm || record.sm != nullptr || timed;
+    const unsigned sm = need_sm ? sm_id() : 0u;
+    paint_thread(Op{}, params, t, mapping, pixels_per_thread, view, sm, LinearSink{out}, record);
+    if (!timed) return;
+    __syncthreads();
+    if (first_thread) record.blocks[block_in_launch(t)] = BlockTime{start, global_timer(), sm, 1u};
+}
+
+// %globaltimer's smallest step: one thread reads it back to back and keeps the smallest change.
+__global__ void globaltimer_step_kernel(unsigned long long* smallest_ns) {
+    unsigned long long smallest = ~0ULL, before = global_timer();
+    for (int i = 0; i < 20000; ++i) {
+        const unsigned long long now = global_timer();
+        if (now != before) smallest = min(smallest, now - before), before = now;
+    }
+    *smallest_ns = smallest;
+}
+
+// The start view's pass, after the kernel: the earliest and latest start of the blocks that ran
+// (one block), then each pixel's block number into the colour of its block's start.
+__global__ void start_span_kernel(const BlockTime* blocks, unsigned long long count, unsigned long long* span) {
+    __shared__ unsigned long long first, last;
+    if (threadIdx.x == 0) first = ~0ULL, last = 0;
+    __syncthreads();
+    unsigned long long lo = ~0ULL, hi = 0;
+    for (unsigned long long n = threadIdx.x; n < count; n += blockDim.x)
+        if (blocks[n].ran) lo = min(lo, blocks[n].start), hi = max(hi, blocks[n].start);
+    atomicMin(&first, lo);
+    atomicMax(&last, hi);
+    __syncthreads();
+    if (threadIdx.x == 0) span[0] = first, span[1] = last;
+}
+
+__global__ void start_colour_kernel(Pixel* out, int width, long long pixels, const BlockTime* blocks,
+                                    unsigned long long count, const unsigned long long* span) {
+    for (long long i = blockIdx.x * 1LL * blockDim.x + threadIdx.x; i < pixels; i += 1LL * blockDim.x * gridDim.x)
+        out[i] = start_view_pixel(out[i], blocks, count, span[0], span[1], static_cast<int>(i % width),
+                                  static_cast<int>(i / width));
 }
 
 // The mapped GL texture as paint_thread's sink: RGBA8 texels through a surface object (x in
@@ -115,7 +164,7 @@ void launch(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord 
         throw std::logic_error("the user's kernel launches through launch_user_kernel");
     } else {
         (void)ws;
-        if (job.view == View::Pixels && !record.sm && !record.writes && job.max_blocks < 0)
+        if (job.view == View::Pixels && !record.sm && !record.writes && !record.blocks && job.max_blocks < 0)
             launch_pixels<Op>(job, grid, block, LinearSink{out}, stream);
         else
             paint_kernel<Op><<<grid, block, 0, stream>>>(job.params, job.launch.mapping, job.launch.pixels_per_thread,
@@ -226,6 +275,26 @@ void cuda_fill_uncovered(Pixel* out, int width, int height, cudaStream_t stream)
     KC_CUDA_CHECK_THROW(cudaGetLastError());
 }
 
+BlockTime* cuda_start_view_times(const PaintJob& job, const ResolvedLaunch& resolved, cudaStream_t stream,
+                                 CudaOpWorkspace& ws) {
+    const OpInfo& op = op_registry()[job.op];
+    if (job.view != View::Start || op.custom || op.user_code) return nullptr;
+    const auto count = static_cast<std::size_t>(resolved.grid.count());
+    if (ws.start_times.size() < count) ws.start_times = DeviceBuffer<BlockTime>(count);
+    KC_CUDA_CHECK_THROW(cudaMemsetAsync(ws.start_times.data(), 0, count * sizeof(BlockTime), stream));
+    return ws.start_times.data();
+}
+
+double cuda_globaltimer_step_ns(cudaStream_t stream) {
+    DeviceBuffer<unsigned long long> smallest(1);
+    globaltimer_step_kernel<<<1, 1, 0, stream>>>(smallest.data());
+    KC_CUDA_CHECK_THROW(cudaGetLastError());
+    unsigned long long ns = 0;
+    KC_CUDA_CHECK_THROW(cudaMemcpyAsync(&ns, smallest.data(), sizeof ns, cudaMemcpyDeviceToHost, stream));
+    KC_CUDA_CHECK_THROW(cudaStreamSynchronize(stream));
+    return ns == ~0ULL ? 0.0 : double(ns);
+}
+
 int cuda_max_active_blocks_per_sm(int op, int threads_per_block) {
     return kOccupancyQueries.at(static_cast<std::size_t>(op))(threads_per_block);
 }
@@ -243,6 +312,8 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
         if (!ws.user_kernel) return std::string(kNoUserKernel);
         if (auto e = ws.user_kernel->launch_error(job.launch.block)) return e;
     }
+    if (!record.blocks) record.blocks = cuda_start_view_times(job, resolved, stream, ws); // the view needs them
+    cuda_prepare_paint(job, resolved, out, record, stream, ws);
     cuda_paint(job, resolved, out, stream, ws, record);
     cuda_finish_paint(job, resolved, out, record, stream, ws);
     return std::nullopt;
@@ -253,9 +324,8 @@ void cuda_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out,
     const Dim3 b = job.launch.block;
     const Dim3& g = resolved.grid;
     if (op_registry()[job.op].user_code) {
-        launch_user_kernel(job, resolved, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
+        launch_user_kernel(job, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
     } else {
-        if (resolved.clear_first) cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
         PaintJob prepared = job;
         prepare_divisors(prepared.params);
         kLaunchers[job.op](prepared, dim3(g.x, g.y, g.z), dim3(b.x, b.y, b.z), out, record, stream, ws);
@@ -286,8 +356,31 @@ std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& l
     return cuda_paint(job, limits, out, stream, ws, record);
 }
 
+void cuda_prepare_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,
+                        cudaStream_t stream, CudaOpWorkspace& ws) {
+    const bool user_code = op_registry()[job.op].user_code;
+    if (user_code) prepare_user_kernel(job, record, stream, ws);
+    // A record marks unwritten pixels itself: the colour pass hatches them after the kernel.
+    const bool records = user_code && record.sm && user_kernel_needs_colour_pass(job, ws);
+    if (!resolved.clear_first || !out || records) return;
+    if (job.view == View::Start && !user_code) // the start view's pass hatches block number 0
+        cuda_fill(out, std::size_t(job.params.width) * std::size_t(job.params.height), Pixel{0, 0, 0, 0}, stream);
+    else
+        cuda_fill_uncovered(out, job.params.width, job.params.height, stream);
+}
+
 void cuda_finish_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,
                        cudaStream_t stream, CudaOpWorkspace& ws) {
+    if (job.view == View::Start && record.blocks && out && !op_registry()[job.op].custom &&
+        !op_registry()[job.op].user_code) {
+        if (ws.start_span.size() < 2) ws.start_span = DeviceBuffer<unsigned long long>(2);
+        const auto count = static_cast<unsigned long long>(resolved.grid.count());
+        start_span_kernel<<<1, 256, 0, stream>>>(record.blocks, count, ws.start_span.data());
+        start_colour_kernel<<<1024, 256, 0, stream>>>(out, job.params.width, 1LL * job.params.width * job.params.height,
+                                                      record.blocks, count, ws.start_span.data());
+        KC_CUDA_CHECK_THROW(cudaGetLastError());
+        return;
+    }
     if (!op_registry()[job.op].user_code || !record.sm || !out || !user_kernel_needs_colour_pass(job, ws)) return;
     show_user_kernel_writers(job, resolved.grid, record.sm, out, stream, ws);
 }

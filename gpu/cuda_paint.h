@@ -17,7 +17,9 @@ namespace kc {
 // Launches `job` on `stream`, writing width*height pixels at `out` (device memory). A launch the
 // device cannot run is refused before anything is touched and its reason returned; launch errors
 // the checks could not foresee throw CudaError. `record` (device memory) optionally keeps
-// per-pixel writer figures; its `writes` counters must start at zero.
+// per-pixel writer figures; its `writes` counters must start at zero; its `blocks` (one per block
+// of the grid, zeroed) the SM timeline, recorded by the per-pixel ops' kernels (custom ops and the
+// user's kernel record none). The start view records one here when `record` has none.
 // Custom operations (see ops/op_base.h) keep device buffers in `ws` between frames.
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
                                       CudaOpWorkspace& ws, PixelRecord record = {});
@@ -34,6 +36,12 @@ void cuda_paint_surface(const PaintJob& job, const ResolvedLaunch& resolved, cud
 std::optional<std::string> cuda_paint(const PaintJob& job, const DeviceLimits& limits, Pixel* out, cudaStream_t stream,
                                       PixelRecord record = {});
 
+// Before cuda_paint, outside the kernel's time: the canvas hatched where the launch leaves pixels
+// unwritten (resolved.clear_first), and the user's kernel's violation word and writer record
+// cleared. The kernel time is then the kernel's alone, in every mode.
+void cuda_prepare_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,
+                        cudaStream_t stream, CudaOpWorkspace& ws);
+
 // After cuda_paint (outside its time): the user's kernel's record shown as its views and marks
 // (gpu/user_kernel_cuda.h) where `record` holds one; nothing for other ops.
 void cuda_finish_paint(const PaintJob& job, const ResolvedLaunch& resolved, Pixel* out, PixelRecord record,
@@ -47,6 +55,14 @@ void cuda_read_back(const PaintJob& job, bool both_variants, cudaStream_t stream
 bool cuda_has_read_back(int op);
 // Once rb.ready has passed: the op's outputs into `out` (rb.pending cleared).
 void cuda_take_read_back(CudaReadback& rb, OpOutputs& out);
+
+// The start view's block times in `ws` (zeroed on `stream`) for a launch whose caller keeps no
+// timeline; null for other views, custom ops and the user's kernel.
+BlockTime* cuda_start_view_times(const PaintJob& job, const ResolvedLaunch& resolved, cudaStream_t stream,
+                                 CudaOpWorkspace& ws);
+// %globaltimer's smallest step on the current device, in ns (the SM timeline's resolution: about
+// 1000 on some GPUs, finer on others); waits for `stream`. Called once, when the timeline starts.
+double cuda_globaltimer_step_ns(cudaStream_t stream);
 
 // Hatches width*height pixels with uncovered_pixel(x, y).
 void cuda_fill_uncovered(Pixel* out, int width, int height, cudaStream_t stream);

@@ -59,6 +59,9 @@ KC_HD RecordedWriter decode_writer(unsigned word, const Dim3& block, const Dim3&
 struct WriterMarks {
     bool repeats = false;     // tint pixels that more than one thread wrote
     bool block_edges = false; // darken pixels whose right or lower neighbour another block wrote
+    // The inspected pixel (-1: none): the pixels its writer's block wrote get a yellow edge where
+    // a neighbour is not that block's, as the overlay outlines a built-in op's block.
+    int outline_x = -1, outline_y = -1;
 };
 
 // Pixel (x, y) as the record shows it: unwritten pixels hatched; in `view` (not Pixels) the
@@ -74,13 +77,23 @@ KC_HD Pixel recorded_pixel(View view, const unsigned* words, int width, int heig
     Pixel p =
         view == View::Pixels ? shown : view_colour(view, w.thread, sm, Mapping::TwoD, static_cast<unsigned>(width));
     if (marks.repeats && w.writers > 1u) p = make_pixel((p.r + 230) / 2, (p.g + 40) / 2, (p.b + 40) / 2);
+    auto block_of = [&](unsigned long long j) { return decode_writer(words[j], block, grid).block_in_launch; };
     if (marks.block_edges) {
-        auto other_block = [&](unsigned long long j) {
-            const unsigned v = words[j];
-            return v != 0u && decode_writer(v, block, grid).block_in_launch != w.block_in_launch;
-        };
+        auto other_block = [&](unsigned long long j) { return words[j] != 0u && block_of(j) != w.block_in_launch; };
         if ((x + 1 < width && other_block(i + 1)) || (y + 1 < height && other_block(i + width)))
             p = make_pixel(p.r / 3, p.g / 3, p.b / 3);
+    }
+    if (marks.outline_x >= 0 && marks.outline_x < width && marks.outline_y >= 0 && marks.outline_y < height) {
+        const unsigned long long o = 1ULL * marks.outline_y * width + marks.outline_x;
+        if (words[o] != 0u && block_of(o) == w.block_in_launch) {
+            auto outside = [&](int nx, int ny) {
+                if (nx < 0 || ny < 0 || nx >= width || ny >= height) return true;
+                const unsigned long long j = 1ULL * ny * width + nx;
+                return words[j] == 0u || block_of(j) != w.block_in_launch;
+            };
+            if (outside(x - 1, y) || outside(x + 1, y) || outside(x, y - 1) || outside(x, y + 1))
+                p = make_pixel(255, 230, 0);
+        }
     }
     return p;
 }

@@ -63,7 +63,8 @@ constexpr auto kOps = [] {
     };
 }();
 
-constexpr std::array kViews{View::Pixels, View::Block, View::Thread, View::Warp, View::Lane, View::Linear, View::Sm};
+constexpr std::array kViews{View::Pixels, View::Block,  View::Thread, View::Warp,
+                            View::Lane,   View::Linear, View::Sm,     View::Start};
 } // namespace
 
 std::span<const OpInfo> op_registry() { return kOps; }
@@ -104,6 +105,8 @@ std::string_view view_name(View v) {
         return "linear";
     case View::Sm:
         return "sm";
+    case View::Start:
+        return "start";
     }
     return "?";
 }

@@ -2,13 +2,16 @@
 // What one thread of a paint launch does, written once for the CUDA kernel and the CPU grid
 // emulator: turn its indices into the pixel(s) it owns (the mapping), then write either the
 // operation's value or a colour that identifies the thread (the view).
+#include "gpu/block_time.h"
 #include "gpu/launch_config.h"
 #include "gpu/op_params.h"
 
 namespace kc {
 
 // What a pixel shows: the operation's result, or which thread wrote it.
-enum class View { Pixels, Block, Thread, Warp, Lane, Linear, Sm };
+// Start: when the pixel's block started, early to late (the SM timeline's view; it needs the
+// launch's BlockTime record, and a pass after the kernel turns the block numbers into colours).
+enum class View { Pixels, Block, Thread, Warp, Lane, Linear, Sm, Start };
 
 // The built-in indices of one thread, as CUDA defines them.
 struct ThreadCoords {
@@ -30,8 +33,9 @@ KC_HD unsigned hash_u32(unsigned v) {
 // Per-pixel records a launch can keep besides the picture; null pointers keep nothing. Same
 // memory space as the pixels (device memory for CUDA, host memory for the emulator).
 struct PixelRecord {
-    unsigned* sm = nullptr;     // the SM (emulator: worker) of the thread that wrote the pixel last
-    unsigned* writes = nullptr; // how many threads wrote the pixel; must start at zero
+    unsigned* sm = nullptr;      // the SM (emulator: worker) of the thread that wrote the pixel last
+    unsigned* writes = nullptr;  // how many threads wrote the pixel; must start at zero
+    BlockTime* blocks = nullptr; // per block in launch order: where and when it ran (the SM timeline)
 };
 
 KC_HD void count_write(unsigned* counter) {
@@ -132,6 +136,31 @@ KC_HD Pixel lane_colour(unsigned lane) {
     return make_pixel(l * 255 / 31, 255 - l * 255 / 31, 160);
 }
 
+// The start view paints each pixel with its block's number + 1 (0: no block wrote it), which
+// start_view_pixel() then turns into the colour of the block's start time.
+KC_HD Pixel block_number_pixel(const ThreadCoords& t) { return unpack(std::uint32_t(block_in_launch(t) + 1)); }
+
+// The start view's ramp, early (f = 0, deep blue) through teal and green to late (f = 1, yellow).
+KC_HD Pixel start_ramp_colour(float f) {
+    constexpr unsigned char stops[5][3] = {{40, 20, 90}, {40, 80, 160}, {30, 150, 140}, {120, 200, 70}, {250, 230, 40}};
+    f = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+    const float at = f * 4.0f;
+    const int i = at >= 4.0f ? 3 : static_cast<int>(at);
+    const float u = at - static_cast<float>(i);
+    auto mix = [&](int c) { return static_cast<int>(stops[i][c] + (stops[i + 1][c] - stops[i][c]) * u + 0.5f); };
+    return make_pixel(mix(0), mix(1), mix(2));
+}
+
+// A start-view pixel (block number + 1, as painted) as the colour of its block's start between
+// `first` and `last` (the launch's earliest and latest start); uncovered when no recorded block wrote it.
+KC_HD Pixel start_view_pixel(Pixel painted, const BlockTime* blocks, unsigned long long count, unsigned long long first,
+                             unsigned long long last, int x, int y) {
+    const unsigned long long number = pack(painted);
+    if (number == 0 || number > count || !blocks[number - 1].ran) return uncovered_pixel(x, y);
+    const unsigned long long span = last > first ? last - first : 1;
+    return start_ramp_colour(static_cast<float>(double(blocks[number - 1].start - first) / double(span)));
+}
+
 KC_HD Pixel view_colour(View view, const ThreadCoords& t, unsigned sm, Mapping mapping = Mapping::TwoD,
                         unsigned width = 0) {
     switch (view) {
@@ -151,6 +180,8 @@ KC_HD Pixel view_colour(View view, const ThreadCoords& t, unsigned sm, Mapping m
     }
     case View::Sm:
         return id_colour(1000 + sm, (sm & 1) != 0);
+    case View::Start:
+        return block_number_pixel(t);
     case View::Pixels:
         break;
     }

@@ -191,8 +191,10 @@ KernelCompile compile_with_nvrtc(std::string_view source, ComputeCapability cc, 
     } destroy{n, program};
 
     const std::string arch = "--gpu-architecture=" + result.target;
-    // Functions without __device__ are device functions, so helpers need no qualifier.
-    const char* options[] = {arch.c_str(), "-std=c++17", "--device-as-default-execution-space", "--generate-line-info"};
+    // Functions without __device__ are device functions, so helpers need no qualifier. No fused
+    // multiply-adds unless written (fmaf): the CPU backend's compiler rounds a*b+c twice, as this does.
+    const char* options[] = {arch.c_str(), "-std=c++17", "--device-as-default-execution-space", "--generate-line-info",
+                             "--fmad=false"};
     const nvrtcResult compiled = n.CompileProgram(program, static_cast<int>(std::size(options)), options);
     result.log = program_log(n, program);
     if (compiled != kNvrtcSuccess) {

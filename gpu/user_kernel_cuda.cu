@@ -68,20 +68,29 @@ bool user_kernel_records(const PaintJob& job, const CudaOpWorkspace& ws, bool in
 
 bool user_kernel_needs_colour_pass(const PaintJob&, const CudaOpWorkspace& ws) { return checked(ws); }
 
-void launch_user_kernel(const PaintJob& job, const ResolvedLaunch& resolved, dim3 grid, dim3 block, Pixel* out,
-                        PixelRecord record, cudaStream_t stream, CudaOpWorkspace& ws) {
+void prepare_user_kernel(const PaintJob& job, PixelRecord record, cudaStream_t stream, CudaOpWorkspace& ws) {
+    if (!checked(ws)) return;
+    if (ws.violation.size() != 1) ws.violation = DeviceBuffer<KcViolation>(1);
+    KC_CUDA_CHECK_THROW(cudaMemsetAsync(ws.violation.data(), 0, sizeof(KcViolation), stream));
+    if (record.sm) {
+        const std::size_t pixels = std::size_t(job.params.width) * job.params.height;
+        KC_CUDA_CHECK_THROW(cudaMemsetAsync(record.sm, 0, pixels * sizeof(unsigned), stream));
+    }
+}
+
+void launch_user_kernel(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord record, cudaStream_t stream,
+                        CudaOpWorkspace& ws) {
     if (!ws.user_kernel)
         throw std::logic_error("user_kernel launched with no kernel loaded"); // the painter refuses first
+    if (checked(ws) && ws.violation.size() != 1)
+        throw std::logic_error("user_kernel launched in checked mode before prepare_user_kernel");
     OpParams prepared = job.params;
     prepare_divisors(prepared); // the fallback images divide by the canvas' size
     const OpParams p = with_sources(prepared, stream, ws);
-    const std::size_t pixels = std::size_t(p.width) * p.height;
     KcCheck check{};
     check.max_blocks = -1;
     const bool is_checked = checked(ws);
     if (is_checked) {
-        if (ws.violation.size() != 1) ws.violation = DeviceBuffer<KcViolation>(1);
-        KC_CUDA_CHECK_THROW(cudaMemsetAsync(ws.violation.data(), 0, sizeof(KcViolation), stream));
         check.violation = ws.violation.data();
         check.max_blocks = job.max_blocks;
     }
@@ -90,13 +99,10 @@ void launch_user_kernel(const PaintJob& job, const ResolvedLaunch& resolved, dim
         const unsigned long long blocks =
             std::min<unsigned long long>(1ULL * grid.x * grid.y * grid.z, kMaxRecordedBlocks);
         if (ws.block_sm.size() < blocks) ws.block_sm = DeviceBuffer<unsigned>(blocks);
-        KC_CUDA_CHECK_THROW(cudaMemsetAsync(record.sm, 0, pixels * sizeof(unsigned), stream));
         check.record = KcRecord{record.sm, ws.block_sm.data(), blocks};
         ws.recorded_block_threads = 1ULL * block.x * block.y * block.z;
         check.identity = job.view != View::Pixels; // the colour pass paints every pixel from the record
     }
-    // A record marks unwritten pixels itself: the colour pass hatches them after the kernel's time.
-    if (resolved.clear_first && !recording) cuda_fill_uncovered(out, p.width, p.height, stream);
     ws.user_kernel->launch(Dim3{int(grid.x), int(grid.y), int(grid.z)}, Dim3{int(block.x), int(block.y), int(block.z)},
                            out, p.width, p.height, p.src_a, p.src_b, p.seconds, check, stream);
 }

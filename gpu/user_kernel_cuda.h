@@ -9,13 +9,17 @@
 
 namespace kc {
 
+// Before launch_user_kernel, outside the kernel's time: in checked mode ws.violation zeroed (and
+// allocated), and record.sm's width*height words zeroed when the launch records (unwritten = 0).
+void prepare_user_kernel(const PaintJob& job, PixelRecord record, cudaStream_t stream, CudaOpWorkspace& ws);
+
 // Launches the loaded kernel (ws.user_kernel) for `job`. In checked mode the launch's
-// out-of-range accesses go to ws.violation (zeroed first), step mode limits the blocks, and with
+// out-of-range accesses go to ws.violation (zeroed by prepare_user_kernel), step mode limits the blocks, and with
 // record.sm (width*height words of device memory) it records who wrote each pixel there
 // (KcRecord); in a view other than pixels it then writes the record only, not `out`. Raw mode
 // runs the kernel as it is: no record, every block.
-void launch_user_kernel(const PaintJob& job, const ResolvedLaunch& resolved, dim3 grid, dim3 block, Pixel* out,
-                        PixelRecord record, cudaStream_t stream, CudaOpWorkspace& ws);
+void launch_user_kernel(const PaintJob& job, dim3 grid, dim3 block, Pixel* out, PixelRecord record, cudaStream_t stream,
+                        CudaOpWorkspace& ws);
 
 // Whether launch_user_kernel keeps a record for `job` (checked mode, a view or marks or the
 // inspector asked for one); a launch that keeps one needs the colour pass after it (it hatches the

@@ -19,7 +19,7 @@ constexpr int kPaintNiceness = 10;
 } // namespace
 
 CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, CpuUserKernel* user_kernel, const PaintJob& painted,
-                         const ResolvedLaunch& resolved, bool record_writers,
+                         const ResolvedLaunch& resolved, CpuRecords records,
                          const std::shared_ptr<const CpuInputs>& inputs, std::vector<Pixel> storage,
                          const std::atomic<bool>* stop) {
     CpuFrame f;
@@ -31,7 +31,12 @@ CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, CpuUserKernel* user_ke
         job.params.src_b = inputs->b.size() == n ? inputs->b.data() : nullptr;
     }
     f.pixels.resize(n);
+    const bool record_writers = records.writers;
     PixelRecord record;
+    if (records.timeline && !resolved.refusal && resolved.grid.count() <= kMaxTimelineBlocks) {
+        f.block_times.resize(static_cast<std::size_t>(resolved.grid.count()));
+        record.blocks = f.block_times.data();
+    }
     if (record_writers) {
         f.writer_sm.resize(n);
         record.sm = f.writer_sm.data();
@@ -46,6 +51,7 @@ CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, CpuUserKernel* user_ke
     f.outputs.histogram_mismatches = -1;           // one plain C++ implementation: nothing to compare
     job.params.src_a = job.params.src_b = nullptr; // `inputs` may die with the caller
     f.job = job;
+    f.grid = resolved.grid;
     return f;
 }
 
@@ -54,15 +60,14 @@ CpuPaintWorker::~CpuPaintWorker() {
     if (frame_.valid()) frame_.wait();
 }
 
-void CpuPaintWorker::start(const PaintJob& job, const ResolvedLaunch& resolved, bool record_writers,
+void CpuPaintWorker::start(const PaintJob& job, const ResolvedLaunch& resolved, CpuRecords records,
                            std::shared_ptr<const CpuInputs> inputs, std::vector<Pixel> storage) {
     stop_ = false;
     started_ = std::chrono::steady_clock::now();
-    frame_ = std::async(std::launch::async, [this, job, resolved, record_writers, inputs = std::move(inputs),
+    frame_ = std::async(std::launch::async, [this, job, resolved, records, inputs = std::move(inputs),
                                              storage = std::move(storage)]() mutable {
         setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kPaintNiceness); // this thread only (Linux)
-        return paint_cpu_frame(emulator_, &user_kernel_, job, resolved, record_writers, inputs, std::move(storage),
-                               &stop_);
+        return paint_cpu_frame(emulator_, &user_kernel_, job, resolved, records, inputs, std::move(storage), &stop_);
     });
 }
 

@@ -27,11 +27,19 @@ struct CpuInputs {
 
 struct CpuFrame {
     PaintJob job; // as painted: its size says which canvas it fits
+    Dim3 grid;    // the grid it launched
     std::vector<Pixel> pixels;
-    std::vector<unsigned> writer_sm; // which worker wrote each pixel; empty unless recorded
+    std::vector<unsigned> writer_sm;    // which worker wrote each pixel; empty unless recorded
+    std::vector<BlockTime> block_times; // the SM timeline: each block's worker and times; empty unless recorded
     OpOutputs outputs;
     std::optional<std::string> refusal; // the emulator's limits: the pixels are not a picture then
     double micros = 0.0;                // the emulator's wall time
+};
+
+// What a cpu frame records besides its pixels.
+struct CpuRecords {
+    bool writers = false;  // which worker wrote each pixel (the inspector)
+    bool timeline = false; // each block's worker, start and end (the SM timeline)
 };
 
 // Paints one cpu frame in the calling thread (a frame someone waits for: headless, the tuner).
@@ -39,7 +47,7 @@ struct CpuFrame {
 // canvas would be paged in inside the timed kernel). The user's kernel runs in `user_kernel`'s
 // sandbox (null: refused).
 CpuFrame paint_cpu_frame(const CpuGridEmulator& emulator, CpuUserKernel* user_kernel, const PaintJob& job,
-                         const ResolvedLaunch& resolved, bool record_writers,
+                         const ResolvedLaunch& resolved, CpuRecords records,
                          const std::shared_ptr<const CpuInputs>& inputs, std::vector<Pixel> storage = {},
                          const std::atomic<bool>* stop = nullptr);
 
@@ -54,7 +62,7 @@ public:
 
     // Starts painting `job` (its launch resolved already), reading `inputs`, on a thread of its own
     // at a lower priority than the window's; only when !busy().
-    void start(const PaintJob& job, const ResolvedLaunch& resolved, bool record_writers,
+    void start(const PaintJob& job, const ResolvedLaunch& resolved, CpuRecords records,
                std::shared_ptr<const CpuInputs> inputs, std::vector<Pixel> storage = {});
     // A frame is in flight, finished or not, and not yet taken.
     bool busy() const { return frame_.valid(); }

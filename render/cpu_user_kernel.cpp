@@ -19,7 +19,7 @@ bool wants_record(const PaintJob& job, bool inspector) {
 }
 
 bool needs_colour_pass(const PaintJob& job) {
-    return job.view != View::Pixels || job.marks.repeats || job.marks.block_edges;
+    return job.view != View::Pixels || job.marks.repeats || job.marks.block_edges || job.marks.outline_x >= 0;
 }
 
 } // namespace

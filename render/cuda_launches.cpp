@@ -56,11 +56,17 @@ void CudaLaunches::launch(const CudaFrame& f, const PaintTarget& target) {
         cuda_paint(other, f.resolved, out, s, workspace_);
         if (t) variant_timer_[v].end(s);
     }
-    const bool timed = kernel_timer_.begin(s);
-    const bool vt = info.variants > 1 && variant_timer_[run.params.variant].begin(s);
+    // The SM timeline: the per-pixel ops' teaching kernel records it (the buffer zeroed before the timer).
+    const bool timeline = f.timeline && out && !info.custom && !info.user_code;
+    BlockTime* queued = timeline ? timeline_.begin(f.resolved.grid.count(), s) : nullptr;
+    BlockTime* block_times = queued || !out ? queued : cuda_start_view_times(run, f.resolved, s, workspace_);
     // The user's kernel records who wrote each pixel in checked mode, for its views and marks too.
     const bool record = info.user_code ? user_kernel_records(run, workspace_, f.record) : f.record;
-    const PixelRecord kept = f.writers.for_cuda(record, run.params.width, run.params.height, s);
+    PixelRecord kept = f.writers.for_cuda(record, run.params.width, run.params.height, s);
+    kept.blocks = block_times;
+    cuda_prepare_paint(run, f.resolved, out, kept, s, workspace_); // hatching and clears: not the kernel's time
+    const bool timed = kernel_timer_.begin(s);
+    const bool vt = info.variants > 1 && variant_timer_[run.params.variant].begin(s);
     if (!out) // direct: the painter allowed it (direct_write_refusal), so nothing is kept
         cuda_paint_surface(run, f.resolved, static_cast<cudaSurfaceObject_t>(target.surface), s);
     else
@@ -69,6 +75,19 @@ void CudaLaunches::launch(const CudaFrame& f, const PaintTarget& target) {
     if (timed) kernel_timer_.end(s);
     if (out) cuda_finish_paint(run, f.resolved, out, kept, s, workspace_); // the views' colours: not the kernel's time
     cuda_read_back(run, f.both_variants, s, workspace_, read_back_);
+    if (queued) {
+        BlockTimeline what;
+        what.op = run.op, what.block = f.resolved.launch.block, what.grid = f.resolved.grid;
+        timeline_.end(what, s);
+    }
+}
+
+std::optional<BlockTimeline> CudaLaunches::take_timeline(bool wait) {
+    std::optional<BlockTimeline> t = timeline_.collect(wait);
+    if (!t) return t;
+    if (timer_step_ns_ < 0) timer_step_ns_ = cuda_globaltimer_step_ns(stream_.get()); // once: a short wait
+    t->resolution_ns = timer_step_ns_;
+    return t;
 }
 
 void CudaLaunches::collect(StageTimes& times, OpOutputs& outputs, bool wait) {

@@ -15,6 +15,7 @@
 #include "gpu/user_kernel.h"
 #include "render/io/source_images.h"
 #include "render/present_path.h"
+#include "render/timeline_ring.h"
 #include "render/writer_record.h"
 
 namespace kc {
@@ -26,6 +27,7 @@ struct CudaFrame {
     bool both_variants;    // an op of several variants runs its other kernels first, timed only
     WriterRecord& writers; // the inspector's record, kept when `record`
     bool record;
+    bool timeline = false; // record the SM timeline (per-pixel ops), read back by take_timeline()
 };
 
 class CudaLaunches {
@@ -48,6 +50,10 @@ public:
     // unless `wait`.
     void collect(StageTimes& times, OpOutputs& outputs, bool wait);
 
+    // The newest SM timeline read back since the last call (frames after its launch); `wait`: the
+    // last one queued. Its resolution is %globaltimer's step, measured at the first call.
+    std::optional<BlockTimeline> take_timeline(bool wait);
+
     // Compiles the user's kernel for this GPU; see UserKernelSlot.
     KernelCompile compile_user_kernel(std::string_view source, std::string_view file_name, KernelMode mode);
     const UserKernelSlot& user_kernel() const { return user_kernel_; }
@@ -66,6 +72,8 @@ private:
     CudaOpWorkspace workspace_;
     CudaReadback read_back_;
     UserKernelSlot user_kernel_;
+    TimelineRing timeline_;
+    double timer_step_ns_ = -1.0; // %globaltimer's step; < 0: not measured yet
 };
 
 // Runs `work`; a CUDA error that leaves the context unusable becomes CudaContextLost.

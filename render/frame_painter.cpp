@@ -40,7 +40,7 @@ void FramePainter::set_present(Present p) {
 bool FramePainter::set_backend(Backend b) {
     if (!unavailable_reason(b).empty()) return false;
     if (b != Backend::Cpu && cpu_worker_.busy()) cpu_worker_.take(); // its picture is the old backend's
-    if (b != backend_) times_.clear();
+    if (b != backend_) times_.clear(), timeline_.reset();            // the timeline's rows were the other backend's
     backend_ = b;
     return true;
 }
@@ -98,6 +98,7 @@ std::optional<std::string> FramePainter::paint_frame(const PaintJob& job, const 
         for (TimingStats& v : times_.variant) v.clear();
         ran_both_variants_ = two_variants;
     }
+    timeline_this_frame_ = record_timeline_ || job.view == View::Start;
     if (cpu) return paint_on_cpu(job, resolved, canvas, sources, wait);
     PaintJob run = job;
     if (sources && sources->width() == canvas.width() && sources->height() == canvas.height())
@@ -114,6 +115,7 @@ std::optional<std::string> FramePainter::paint_frame(const PaintJob& job, const 
         .both_variants = two_variants,
         .writers = *writers_,
         .record_writers = record_writers_,
+        .record_timeline = timeline_this_frame_,
     };
     auto error = painter_cuda::paint(*cuda_, frame, canvas, timers);
     if (!error) route_ = route;
@@ -134,12 +136,12 @@ std::optional<std::string> FramePainter::paint_on_cpu(const PaintJob& job, const
         put_cpu_frame(std::move(*earlier), canvas);
     }
     if (!wait) { // waited for anyway: painted here, without a thread to start
-        put_cpu_frame(paint_cpu_frame(emulator_, &cpu_kernel_, job, resolved, record_writers_,
+        put_cpu_frame(paint_cpu_frame(emulator_, &cpu_kernel_, job, resolved, {record_writers_, timeline_this_frame_},
                                       cpu_inputs_for(sources, canvas), std::exchange(cpu_spare_pixels_, {})),
                       canvas);
         return cpu_result_;
     }
-    cpu_worker_.start(job, resolved, record_writers_, cpu_inputs_for(sources, canvas),
+    cpu_worker_.start(job, resolved, {record_writers_, timeline_this_frame_}, cpu_inputs_for(sources, canvas),
                       std::exchange(cpu_spare_pixels_, {}));
     if (std::optional<CpuFrame> frame = take_cpu_frame(wait)) put_cpu_frame(std::move(*frame), canvas);
     return cpu_result_;
@@ -162,10 +164,21 @@ void FramePainter::put_cpu_frame(CpuFrame frame, Canvas& canvas) {
     times_.kernel.add(frame.micros);
     outputs_ = std::move(frame.outputs);
     writers_->keep_cpu(std::move(frame.writer_sm), canvas.width(), canvas.height());
+    if (!frame.block_times.empty()) keep_cpu_timeline(frame);
     timed_upload(upload_timer_, [&] { canvas.upload_from_host(frame.pixels.data()); });
     cpu_spare_pixels_ = std::move(frame.pixels); // the next frame paints into it
     route_ = FrameRoute::HostUpload;
     why_copied_.clear();
+}
+
+void FramePainter::keep_cpu_timeline(CpuFrame& frame) {
+    if (cpu_clock_step_ns_ < 0) cpu_clock_step_ns_ = steady_clock_step_ns(); // once: about a millisecond
+    BlockTimeline t;
+    t.source = TimelineSource::CpuWorkers;
+    t.op = frame.job.op, t.block = frame.job.launch.block, t.grid = frame.grid;
+    t.blocks = std::move(frame.block_times);
+    t.resolution_ns = cpu_clock_step_ns_;
+    timeline_ = std::move(t);
 }
 
 // The input images as the cpu frames read them: copied when they change, shared by the frames.
@@ -180,6 +193,11 @@ std::shared_ptr<const CpuInputs> FramePainter::cpu_inputs_for(const SourceImages
         cpu_inputs_generation_ = sources->generation();
     }
     return cpu_inputs_;
+}
+
+void FramePainter::queue_after(const FramePainter& before) {
+    if (cuda_ && before.cuda_ && backend_ != Backend::Cpu && before.backend_ != Backend::Cpu)
+        painter_cuda::queue_after(*cuda_, *before.cuda_);
 }
 
 std::optional<double> FramePainter::painting_seconds() const {
@@ -198,6 +216,10 @@ FrameRoute FramePainter::route_for(const OpInfo& op, const PaintJob& job, const 
     if (backend_ == Backend::CudaStaged) return FrameRoute::HostUpload;
     if (present_ == Present::PixelBuffer) return FrameRoute::GlUpload;
     if (present_ != Present::Direct) return FrameRoute::Copy;
+    if (timeline_this_frame_ && !op.custom && !op.user_code) {
+        why_copied_ = "the SM timeline records each block's SM and times";
+        return FrameRoute::Copy;
+    }
     const auto refusal = direct_write_refusal(op, job, resolved, record_writers_);
     if (!refusal) return FrameRoute::Direct;
     why_copied_ = *refusal;
@@ -263,6 +285,8 @@ const DeviceInfo* FramePainter::device_info() const {
 
 void FramePainter::collect_timings(bool wait) {
     if (cuda_) painter_cuda::collect(*cuda_, times_, outputs_, wait, route_);
+    if (cuda_ && backend_ != Backend::Cpu)
+        if (std::optional<BlockTimeline> t = painter_cuda::take_timeline(*cuda_, wait)) timeline_ = std::move(t);
     // A whole canvas takes microseconds to upload; a software GL (Mesa's llvmpipe) answers some
     // GL_TIME_ELAPSED queries with (nearly) 0, having run the upload outside the query: no measurement.
     upload_timer_.collect(

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu/block_timeline.h"
 #include "gpu/context_lost.h"
 #include "gpu/cpu_emulator.h"
 #include "gpu/cuda_device.h"
@@ -86,6 +87,10 @@ public:
     std::optional<std::string> paint_responsive(const PaintJob& job, const ResolvedLaunch& resolved, Canvas& canvas,
                                                 const SourceImages* sources, bool both_variants,
                                                 std::chrono::milliseconds wait);
+    // Two painters on one GPU (the A/B split): this one's next launches start after everything
+    // `before` has launched, so their kernels never overlap and neither's event times hold the
+    // other's work. Nothing waits on the CPU; a no-op unless both run a CUDA backend.
+    void queue_after(const FramePainter& before);
     // How long the cpu frame in flight has been painting; nullopt when none is.
     std::optional<double> painting_seconds() const;
     // Waits for the cpu frame in flight, if any, and puts it on the canvas (a script's save).
@@ -129,6 +134,13 @@ public:
         std::optional<unsigned> sm;
     };
     std::optional<RecordedWord> user_kernel_writer(int x, int y);
+    // The SM timeline (gpu/block_timeline.h): while on (and always in the start view), the per-pixel
+    // ops' kernels record each block's SM (on the cpu backend, its worker) and its start and end.
+    // timeline() is the newest recording: on CUDA read back frames later, never stalling; its
+    // resolution the clock's smallest step, measured once per backend.
+    void record_timeline(bool on) { record_timeline_ = on; }
+    bool records_timeline() const { return record_timeline_; }
+    const std::optional<BlockTimeline>& timeline() const { return timeline_; }
     // The copy bandwidth (GB/s) the roofline of the active backend's kernels is stated against,
     // measured once when CUDA started; 0 on the cpu backend, which states no roofline.
     double copy_gbs() const;
@@ -143,6 +155,7 @@ private:
                                             const SourceImages* sources, std::optional<std::chrono::milliseconds> wait);
     std::optional<CpuFrame> take_cpu_frame(std::optional<std::chrono::milliseconds> wait);
     void put_cpu_frame(CpuFrame frame, Canvas& canvas);
+    void keep_cpu_timeline(CpuFrame& frame);
     std::shared_ptr<const CpuInputs> cpu_inputs_for(const SourceImages* sources, const Canvas& canvas);
     PresentPath& present_path();
     FrameRoute route_for(const OpInfo& op, const PaintJob& job, const ResolvedLaunch& resolved);
@@ -165,6 +178,10 @@ private:
     GlTimerRing upload_timer_;
     bool ran_both_variants_ = false;
     bool record_writers_ = false;
+    bool record_timeline_ = false;
+    bool timeline_this_frame_ = false; // on, or the start view: the frame records the timeline
+    std::optional<BlockTimeline> timeline_;
+    double cpu_clock_step_ns_ = -1.0; // steady_clock's step; < 0: not measured yet
     std::unique_ptr<WriterRecord> writers_;
     OpOutputs outputs_;
 };

@@ -34,9 +34,11 @@ std::optional<std::string> attach_sources(PainterCuda&, const SourceImages&, std
 }
 std::optional<std::string> paint(PainterCuda&, const Frame&, Canvas&, PresentTimers&) { unreachable_without_cuda(); }
 void leave_frames(PainterCuda&) { unreachable_without_cuda(); }
+void queue_after(PainterCuda&, const PainterCuda&) { unreachable_without_cuda(); }
 void collect(PainterCuda&, StageTimes&, OpOutputs&, bool, FrameRoute) { unreachable_without_cuda(); }
 std::optional<unsigned> sm_of_pixel(PainterCuda&, WriterRecord&, int, int) { unreachable_without_cuda(); }
 std::optional<unsigned> user_kernel_block_sm(PainterCuda&, unsigned) { unreachable_without_cuda(); }
+std::optional<BlockTimeline> take_timeline(PainterCuda&, bool) { unreachable_without_cuda(); }
 
 } // namespace painter_cuda
 } // namespace kc

@@ -118,7 +118,8 @@ std::optional<std::string> attach_sources(PainterCuda& cuda, const SourceImages&
 
 std::optional<std::string> paint(PainterCuda& cuda, const Frame& frame, Canvas& canvas, PresentTimers& timers) {
     return faults_lose_the_context([&] {
-        const CudaFrame launch{frame.job, frame.resolved, frame.both_variants, frame.writers, frame.record_writers};
+        const CudaFrame launch{frame.job,     frame.resolved,       frame.both_variants,
+                               frame.writers, frame.record_writers, frame.record_timeline};
         CudaKernels kernels(cuda.launches, launch, frame.writes_texture);
         return cuda.path(frame.backend, frame.present).present(kernels, canvas, timers);
     });
@@ -126,12 +127,28 @@ std::optional<std::string> paint(PainterCuda& cuda, const Frame& frame, Canvas& 
 
 void leave_frames(PainterCuda& cuda) { cuda.current = nullptr; }
 
+void queue_after(PainterCuda& cuda, const PainterCuda& before) {
+    faults_lose_the_context([&] {
+        cudaEvent_t done{};
+        KC_CUDA_CHECK_THROW(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+        const cudaError_t recorded = cudaEventRecord(done, before.launches.stream());
+        const cudaError_t waited =
+            recorded == cudaSuccess ? cudaStreamWaitEvent(cuda.launches.stream(), done, 0) : recorded;
+        KC_CUDA_CHECK_PRINT(cudaEventDestroy(done)); // released once the wait has passed it
+        KC_CUDA_CHECK_THROW(waited);
+    });
+}
+
 void collect(PainterCuda& cuda, StageTimes& times, OpOutputs& outputs, bool wait, FrameRoute route) {
     faults_lose_the_context([&] { cuda.collect(times, outputs, wait, route); });
 }
 
 std::optional<unsigned> sm_of_pixel(PainterCuda& cuda, WriterRecord& writers, int x, int y) {
     return faults_lose_the_context([&] { return writers.read_cuda(x, y, cuda.launches.stream()); });
+}
+
+std::optional<BlockTimeline> take_timeline(PainterCuda& cuda, bool wait) {
+    return faults_lose_the_context([&] { return cuda.launches.take_timeline(wait); });
 }
 
 std::optional<unsigned> user_kernel_block_sm(PainterCuda& cuda, unsigned word) {

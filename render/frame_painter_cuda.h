@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu/block_timeline.h"
 #include "gpu/cuda_device.h"
 #include "gpu/launch_config.h"
 #include "gpu/ops/op_base.h"
@@ -60,17 +61,23 @@ struct Frame {
     bool both_variants;
     WriterRecord& writers;
     bool record_writers;
+    bool record_timeline = false; // the SM timeline (take_timeline reads it back)
 };
 // Runs the frame's kernels through the present path of its backend and present mode.
 std::optional<std::string> paint(PainterCuda& cuda, const Frame& frame, Canvas& canvas, PresentTimers& timers);
 // The frames went to the cpu backend: CUDA copies still in flight are no stage of them.
 void leave_frames(PainterCuda& cuda);
+// What `cuda` launches from now on starts after what `before` has launched so far (an event on
+// its stream that `cuda`'s stream waits for; the CPU does not wait).
+void queue_after(PainterCuda& cuda, const PainterCuda& before);
 
 // Finished kernel and copy timings into `times` (copies only when the last frame took one, i.e.
 // its `route` was not direct), finished read-backs into `outputs`; never blocks unless `wait`.
 void collect(PainterCuda& cuda, StageTimes& times, OpOutputs& outputs, bool wait, FrameRoute route);
 // Which SM wrote pixel (x, y) in the last paint that kept a record.
 std::optional<unsigned> sm_of_pixel(PainterCuda& cuda, WriterRecord& writers, int x, int y);
+// The newest SM timeline read back (frames after its launch; `wait`: the last one queued).
+std::optional<BlockTimeline> take_timeline(PainterCuda& cuda, bool wait);
 // The SM that ran the block of the user kernel's writer `word` (its record; read synchronously).
 std::optional<unsigned> user_kernel_block_sm(PainterCuda& cuda, unsigned word);
 

@@ -6,15 +6,16 @@
 #   sandbox/ (that kernel run in a child that can only compute) includes gpu/, cpukernel/ and
 #   itself; render/ and app/ may include it (render -> sandbox -> cpukernel -> gpu);
 #   inside app/ (README, "Architecture"), each room includes only itself and the rooms below it:
-#     window   -> cli, script, ui, lesson, exercise, record, core  (app/main.cpp, at the top, may include any)
-#     cli      -> ui, lesson, exercise, record, core               (ui for the recordings' overlays)
-#     script   -> ui, lesson, exercise, record, core
-#     ui       -> lesson, exercise, record, core
+#     window   -> cli, script, ui, ab, lesson, exercise, record, core  (app/main.cpp, at the top, may include any)
+#     cli      -> ui, ab, lesson, exercise, record, core               (ui for the recordings' overlays)
+#     script   -> ui, ab, lesson, exercise, record, core
+#     ui       -> ab, lesson, exercise, record, core
+#     ab       -> core                                                 (the A/B split's model)
 #     lesson   -> core
 #     exercise -> core
-#     record -> core
-#     core   -> (gpu/ and render/ only)
-#   and app/core/, app/lesson/, app/exercise/ and app/record/ include no ImGui or GLFW header: they are the model;
+#     record   -> core
+#     core     -> (gpu/ and render/ only)
+#   and app/core/, app/ab/, app/lesson/, app/exercise/ and app/record/ include no ImGui or GLFW header: they are the model;
 #   render/io/ (image files, no GL) includes nothing of render/ outside itself, and no GL, EGL,
 #   GLFW or glad header.
 # (gpu/check_layer.cmake, run by every build, keeps GL, window and UI headers out of gpu/.)
@@ -23,10 +24,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 generated='^(kc_build_info\.h)$' # written into the build folder by cmake/
 declare -A may_include=(
-  [window]="window cli script ui lesson exercise record core"
-  [cli]="cli ui lesson exercise record core"
-  [script]="script ui lesson exercise record core"
-  [ui]="ui lesson exercise record core"
+  [window]="window cli script ui ab lesson exercise record core"
+  [cli]="cli ui ab lesson exercise record core"
+  [script]="script ui ab lesson exercise record core"
+  [ui]="ui ab lesson exercise record core"
+  [ab]="ab core"
   [lesson]="lesson core"
   [exercise]="exercise core"
   [record]="record core"
@@ -64,8 +66,8 @@ done < <(git ls-files 'app/*' 'gpu/*' 'render/*' 'cpukernel/*' 'sandbox/*' 'test
   sed -E 's/^([^:]*):([0-9]*):[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1:\2:\3/')
 # The model and the recorder build without a window: no ImGui, no GLFW.
 while IFS=: read -r file line text; do
-  complain "$file:$line" "$text: app/core/, app/lesson/, app/exercise/ and app/record/ include no ImGui or GLFW header"
-done < <(git ls-files 'app/core/*' 'app/lesson/*' 'app/exercise/*' 'app/record/*' | xargs grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](imgui|GLFW/|backends/imgui)' || true)
+  complain "$file:$line" "$text: app/core/, app/ab/, app/lesson/, app/exercise/ and app/record/ include no ImGui or GLFW header"
+done < <(git ls-files 'app/core/*' 'app/ab/*' 'app/lesson/*' 'app/exercise/*' 'app/record/*' | xargs grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](imgui|GLFW/|backends/imgui)' || true)
 # Image files build without GL: kc_io links no GL, EGL, GLFW or glad.
 while IFS=: read -r file line text; do
   complain "$file:$line" "$text: render/io/ includes no GL, EGL, GLFW or glad header"

@@ -3,7 +3,7 @@
 # blend in the block view, block outlines on, zoomed to 400 % about a point, the inspector on a
 # pixel; at 1280x800, at 1920x1080 and at 1920x1080 with the UI at 200 %. Then the kernel editor
 # beside the canvas (your kernel, the waves starter) at the same three sizes, and a lesson's
-# question and its reveal at 1280x800.
+# question and its reveal at 1280x800; the A/B split (float against double) at the three sizes.
 #   scripts/screenshots.sh [build dir]     (default build-test; writes assets/screenshot-*.png)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -109,3 +109,51 @@ KERNEL
 shoot_checked 1280x800 1280x800
 shoot_checked 1920x1080 1920x1080
 shoot_checked 1920x1080-200 1920x1080 --ui-scale 200
+# The SM timeline (CPU backend: the emulator's workers as rows): mandelbrot in the start view
+# (early blocks blue, late ones yellow), the timeline section open with a bar hovered, its block
+# outlined on the canvas in cyan.
+shoot_timeline() { # NAME SCREEN_WxH EXTRA_ARGS...
+  local name=$1 screen=$2
+  shift 2
+  printf 'window %s\nwait 3\nclick Timing\nclick SM timeline\nclick Record the timeline\nwait 10\nwheel -10 timeline chart\nwait 2\nhover timeline chart\nwait 3\nscreenshot %s\nquit\n' \
+    "$screen" "$root/assets/screenshot-timeline-$name.png" >"$tmp/timeline-$name.txt"
+  XDG_DATA_HOME="$tmp/data-timeline-$name" xvfb-run -a -s "-screen 0 ${screen}x24" "$kcanvas" --backend cpu \
+    --op mandelbrot --size 640x480 --block 32x8 --view start "$@" --script "$tmp/timeline-$name.txt" >/dev/null
+  echo "wrote assets/screenshot-timeline-$name.png"
+}
+shoot_timeline 1280x800 1280x800
+shoot_timeline 1920x1080 1920x1080
+shoot_timeline 1920x1080-200 1920x1080 --ui-scale 200
+# The A/B split: the Mandelbrot set in float (A, left of the divider) against double (B, right),
+# the pixels where the two precisions disagree marked magenta, the A/B section open with both
+# times and the ratio.
+shoot_ab() { # NAME SCREEN_WxH EXTRA_ARGS...
+  local name=$1 screen=$2
+  shift 2
+  local w=${screen%x*}
+  cat >"$tmp/ab-a.json" <<'JSON'
+{"kcanvas_preset": 1, "op": "mandelbrot", "canvas": {"width": 640, "height": 400},
+ "params": {"iter": 300, "center-x": -0.743643887, "center-y": 0.131825904, "zoom": 20000}}
+JSON
+  cat >"$tmp/ab-b.json" <<'JSON'
+{"kcanvas_preset": 1, "op": "mandelbrot", "canvas": {"width": 640, "height": 400},
+ "params": {"iter": 300, "center-x": -0.743643887, "center-y": 0.131825904, "zoom": 20000, "double": true}}
+JSON
+  cat >"$tmp/ab-$name.txt" <<SCRIPT
+window ${screen}
+wait 3
+click A/B split
+wheel -30 150,500
+wait 20
+drag A|B divider -$((w / 12)) 0
+wait 20
+screenshot $root/assets/screenshot-ab-$name.png
+quit
+SCRIPT
+  XDG_DATA_HOME="$tmp/data-ab-$name" xvfb-run -a -s "-screen 0 ${screen}x24" "$kcanvas" --backend cpu \
+    --ab "$tmp/ab-a.json" "$tmp/ab-b.json" "$@" --script "$tmp/ab-$name.txt" >/dev/null
+  echo "wrote assets/screenshot-ab-$name.png"
+}
+shoot_ab 1280x800 1280x800
+shoot_ab 1920x1080 1920x1080
+shoot_ab 1920x1080-200 1920x1080 --ui-scale 200

@@ -186,9 +186,18 @@ struct BenchContext {
     const BenchPlan& plan;
     FramePainter& painter;
     Watchdog& watchdog;
-    bool user_kernel_ready;
     bool cuda;
 };
+
+// user_kernel times the default starter (the gradient, through the user's code path), compiled
+// for the painter's backend: by NVRTC on CUDA, by the system's C++ compiler (sandboxed) on the CPU.
+void ready_user_kernel(BenchContext& c) {
+    const auto& ops = c.plan.ops;
+    if (c.painter.has_user_kernel() || std::none_of(ops.begin(), ops.end(), [](auto* op) { return op->user_code; }))
+        return;
+    const KernelCompile k = c.painter.compile_user_kernel(default_starter().source, "gradient.cu");
+    if (!k.ok) fmt::print(stderr, "skipping user_kernel on {}: {}\n", backend_name(c.painter.backend()), k.log);
+}
 
 // --sweep-blocks: the kernel median per block for each op, size and mapping, fastest first, with
 // random input images as the timed rows have.
@@ -202,7 +211,8 @@ void sweep(BenchContext& c) {
             for (Mapping mapping : c.plan.mappings) {
                 // Custom ops launch their own grids and your kernel indexes for itself: one mapping.
                 if ((op->custom || op->user_code) && mapping != c.plan.mappings.front()) continue;
-                if (op->user_code && !c.user_kernel_ready) continue;
+                if (op->user_code) ready_user_kernel(c);
+                if (op->user_code && !c.painter.has_user_kernel()) continue;
                 Canvas canvas(w, h);
                 PaintJob job;
                 job.op = op->index;
@@ -349,9 +359,9 @@ double print_floors(BenchContext& c, Canvas& canvas, const Screen& screen, int w
 
 // Whether a configuration gives no row: 4 pixels per thread is for per-pixel ops with the 2d mapping
 // where the kernel writes GL memory; custom ops launch their own grids and your kernel indexes for
-// itself (one row, whatever the mapping); your kernel runs on CUDA backends only.
+// itself (one row, whatever the mapping) once it compiled for the backend (ready_user_kernel).
 bool skipped(const BenchContext& c, const OpInfo& op, Backend backend, Mapping mapping, int ppt) {
-    const bool user_skipped = op.user_code && (!c.user_kernel_ready || backend == Backend::Cpu || ppt != 1);
+    const bool user_skipped = op.user_code && (!c.painter.has_user_kernel() || ppt != 1);
     const bool own_indexing = op.custom || op.user_code;
     return user_skipped || (own_indexing && mapping != c.plan.mappings.front()) ||
            (ppt != 1 && (op.custom || backend != Backend::CudaInterop || mapping != Mapping::TwoD));
@@ -482,6 +492,7 @@ bool time_size(BenchContext& c, int w, int h, const std::vector<std::pair<Backen
     for (auto [backend, present] : paths) {
         c.painter.set_backend(backend);
         c.painter.set_present(present);
+        ready_user_kernel(c);
         for (const OpInfo* op : c.plan.ops)
             for (Mapping mapping : c.plan.mappings)
                 for (int ppt : c.o.pixels_per_thread) {
@@ -587,6 +598,8 @@ std::optional<double> user_mode_kernel_us(BenchContext& c, const StarterKernel& 
 }
 
 void time_user_kernel_modes(BenchContext& c, std::vector<Row>& rows) {
+    // The rows before may have ended on the CPU backend: these compare NVRTC's modes on the GPU.
+    if (!c.painter.set_backend(Backend::CudaInterop) && !c.painter.set_backend(Backend::CudaStaged)) return;
     for (auto [w, h] : c.plan.sizes) {
         Canvas canvas(w, h);
         SourceImages sources;
@@ -630,6 +643,95 @@ void time_user_kernel_modes(BenchContext& c, std::vector<Row>& rows) {
         }
     }
     c.painter.compile_user_kernel(default_starter().source, "gradient.cu"); // as the other rows ran it
+}
+
+// --timeline: the SM timeline's cost. Off: the plain kernel the window runs; "teaching": the kernel
+// that can record (step mode's limit set to every block), not recording; on: recording. The
+// buffer's zeroing and read-back are outside the kernel's time, as in the window.
+struct TimelineMode {
+    const char* name;
+    bool record;
+    bool teaching_kernel;
+};
+constexpr TimelineMode kTimelineModes[] = {
+    {"timeline off", false, false}, {"teaching kernel, no timeline", false, true}, {"timeline on", true, true}};
+
+std::optional<double> timeline_mode_kernel_us(BenchContext& c, PaintJob job, const TimelineMode& m, Canvas& canvas,
+                                              const SourceImages& sources) {
+    const ResolvedLaunch resolved = resolve_launch(job, c.painter.limits());
+    if (m.teaching_kernel) job.max_blocks = resolved.grid.count();
+    c.painter.record_timeline(m.record);
+    for (int i = 0; i < c.o.warmup + c.o.reps; ++i) {
+        if (i == c.o.warmup) c.painter.times().clear();
+        if (auto e = c.painter.paint(job, canvas, &sources, false)) {
+            fmt::print(stderr, "skipping {} ({}): {}\n", op_registry()[job.op].name, m.name, *e);
+            c.painter.record_timeline(false);
+            return std::nullopt;
+        }
+        c.painter.collect_timings();
+        c.watchdog.beat();
+    }
+    c.painter.collect_timings(true);
+    c.painter.record_timeline(false);
+    return c.painter.times().kernel.median();
+}
+
+void time_timeline_overhead(BenchContext& c, const std::vector<std::pair<Backend, Present>>& paths,
+                            std::vector<Row>& rows) {
+    std::vector<Backend> done;
+    for (auto [backend, present] : paths) {
+        if (std::find(done.begin(), done.end(), backend) != done.end()) continue;
+        done.push_back(backend);
+        c.painter.set_backend(backend);
+        c.painter.set_present(present == Present::Direct ? Present::PixelBuffer : present);
+        for (auto [w, h] : c.plan.sizes) {
+            Canvas canvas(w, h);
+            SourceImages sources;
+            sources.fit(w, h);
+            sources.set(0, noise_image(w, h, 1), "noise A");
+            sources.set(1, noise_image(w, h, 2), "noise B");
+            for (const OpInfo* op : c.plan.ops) {
+                if (op->custom || op->user_code) continue; // they record no timeline
+                PaintJob job;
+                job.op = op->index;
+                job.params.width = w, job.params.height = h;
+                job.launch.block = c.plan.block;
+                double off_us = 0;
+                for (const TimelineMode& m : kTimelineModes) {
+                    progress(fmt::format("{} {} {}x{}", op->name, m.name, w, h));
+                    const auto us = timeline_mode_kernel_us(c, job, m, canvas, sources);
+                    if (!us) continue;
+                    if (!m.record && !m.teaching_kernel) off_us = *us;
+                    const double ratio = off_us > 0 ? *us / off_us : 0.0;
+                    const std::string variant = fmt::format("{} ({:.3f}x off)", m.name, ratio);
+                    fmt::print("timeline {} {} {}x{} block {}: {}: kernel {:.2f} us\n", backend_name(backend), op->name,
+                               w, h, to_string(c.plan.block), variant, *us);
+                    rows.push_back(Row{std::string(op->name),
+                                       fmt::format("{}x{}", w, h),
+                                       std::string(backend_name(backend)),
+                                       "-",
+                                       to_string(c.plan.block),
+                                       "2d",
+                                       variant,
+                                       1,
+                                       0,
+                                       0,
+                                       0,
+                                       *us,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       "-",
+                                       0.0});
+                }
+            }
+        }
+    }
 }
 
 void print_rows(const std::vector<Row>& rows) {
@@ -748,14 +850,7 @@ int run_with_context(const BenchOptions& o, const BenchPlan& plan, const EglHead
     fmt::print("kcanvas bench on {}{} ({})\n", device,
                painter.cuda_device() >= 0 ? fmt::format(", CUDA device {}", painter.cuda_device()) : "",
                context.description());
-    // user_kernel times the default starter (the gradient, through the user's code path).
-    bool user_kernel_ready = false;
-    if (std::any_of(plan.ops.begin(), plan.ops.end(), [](const OpInfo* op) { return op->user_code; })) {
-        const KernelCompile k = painter.compile_user_kernel(default_starter().source, "gradient.cu");
-        user_kernel_ready = k.ok;
-        if (!k.ok) fmt::print(stderr, "skipping user_kernel: {}\n", k.log);
-    }
-    BenchContext c{o, plan, painter, watchdog, user_kernel_ready, cuda_device >= 0};
+    BenchContext c{o, plan, painter, watchdog, cuda_device >= 0};
     if (o.sweep_blocks) return sweep(c), 0;
     const auto paths = present_paths(c);
     std::vector<Row> rows;
@@ -766,12 +861,13 @@ int run_with_context(const BenchOptions& o, const BenchPlan& plan, const EglHead
         std::any_of(plan.ops.begin(), plan.ops.end(), [](const OpInfo* op) { return op->name == "matmul"; });
     if (c.cuda && matmul && !paths.empty()) time_matmul_kernels(c, rows);
 #endif
-    if (c.cuda && user_kernel_ready && o.user_kernel_modes) time_user_kernel_modes(c, rows);
+    if (c.cuda && o.user_kernel_modes) time_user_kernel_modes(c, rows);
+    if (o.timeline) time_timeline_overhead(c, paths, rows);
     progress("");
     if (rows.empty()) {
         fmt::print(stderr,
                    "kcanvas bench: these options give no rows to time ({}4 pixels per thread runs only on "
-                   "cuda-interop with the 2d mapping and a per-pixel op; user_kernel only on CUDA)\n",
+                   "cuda-interop with the 2d mapping and a per-pixel op; user_kernel where it compiles)\n",
                    paths.empty() ? "none of the backends asked for is available; " : "");
         return 2;
     }

@@ -22,6 +22,7 @@ struct BenchOptions {
     std::string json = "bench.json";
     bool sweep_blocks = false;
     bool user_kernel_modes = false; // --user-kernel-modes: rows per starter for raw, checked, +record, +views
+    bool timeline = false;          // --timeline: each per-pixel op's kernel with the SM timeline off and on
     bool force = false;             // --force: --csv and --json-out replace read-only files
     int watchdog_s = 60;            // as kcanvas --watchdog, per measured step
     std::optional<int> gpu;         // --gpu: the CUDA device (nullopt: device 0)

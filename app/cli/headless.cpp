@@ -1,4 +1,7 @@
 #include "app/cli/headless.h"
+#include "app/cli/timeline_out.h"
+
+#include "app/cli/ab_headless.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -25,8 +28,6 @@
 
 namespace kc {
 
-namespace {
-
 nlohmann::json stats_json(const TimingStats& s) {
     return {{"samples", s.count()},
             {"last_us", s.last()},
@@ -34,6 +35,8 @@ nlohmann::json stats_json(const TimingStats& s) {
             {"mean_us", s.mean()},
             {"min_us", s.min()}};
 }
+
+namespace {
 
 // Luminance histogram summary: pixels counted, mean gray level, fullest bin.
 nlohmann::json histogram_json(const OpOutputs& out) {
@@ -191,10 +194,7 @@ bool write_out(const Options& o, int width, int height, const std::vector<Pixel>
     return true;
 }
 
-// The user's kernel: --kernel's file, else the default starter (the gradient).
-struct KernelSource {
-    std::string source, name;
-};
+} // namespace
 
 KernelSource kernel_source(const Options& o) {
     return {o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source,
@@ -213,6 +213,8 @@ std::optional<int> compiled(const Options& o, const KernelSource& k, const Kerne
     if (!c.log.empty()) fmt::print(stderr, "{}\n", c.log); // warnings
     return std::nullopt;
 }
+
+namespace {
 
 // The last frame's out-of-range accesses of the user's kernel (checked mode), on stderr; 2 with --strict.
 int out_of_range_exit(const Options& o, const OpOutputs& outputs) {
@@ -238,12 +240,23 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources, 
     const ResolvedLaunch resolved = resolve_launch(job, universal_limits());
     std::vector<Pixel> pixels(std::size_t(job.params.width) * job.params.height);
     StageTimes times;
+    std::optional<BlockTimeline> timeline; // --timeline-out: the last frame's
+    PixelRecord record;
+    if (!o.timeline_out.empty()) {
+        timeline = BlockTimeline{.source = TimelineSource::CpuWorkers,
+                                 .op = job.op,
+                                 .block = resolved.launch.block,
+                                 .grid = resolved.grid,
+                                 .blocks = std::vector<BlockTime>(std::size_t(resolved.grid.count())),
+                                 .resolution_ns = steady_clock_step_ns()};
+        record.blocks = timeline->blocks.data();
+    }
     for (int f = 0; f < o.frames; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
         job.params.seconds = f / 60.0f; // as run_with_gl's frames
         auto error = user_code ? user_kernel.paint(job, resolved, pixels.data(), job.params.src_a, job.params.src_b,
                                                    nullptr, outputs)
-                               : emulator.paint(job, resolved, pixels.data(), &outputs);
+                               : emulator.paint(job, resolved, pixels.data(), &outputs, record);
         if (error) {
             fmt::print(stderr, "kcanvas: launch refused: {}\n", *error);
             return 2;
@@ -252,12 +265,12 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources, 
     }
     const std::string device = fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers());
     report(o, job, resolved, {"cpu", device, times, outputs, FrameRoute::HostUpload, ""});
-    if (!write_out(o, job.params.width, job.params.height, pixels)) return 2;
+    if (!write_out(o, job.params.width, job.params.height, pixels) || !write_timeline_out(o, timeline)) return 2;
     return user_code ? out_of_range_exit(o, outputs) : 0;
 }
 
-// The input images, and the canvas size from image A unless --size was given. A bad file is bad
-// input (exit 2) before any device is touched: returns the exit code then.
+} // namespace
+
 std::optional<int> load_inputs(Options& o, SourceImages& sources) {
     for (auto [slot, path] : {std::pair{0, &o.image}, {1, &o.image2}}) {
         if (path->empty() || (slot == 1 && o.image.empty())) continue;
@@ -270,13 +283,6 @@ std::optional<int> load_inputs(Options& o, SourceImages& sources) {
     sources.fit(o.width, o.height);
     return std::nullopt;
 }
-
-// The CUDA device the run asks for (-1: none), or the exit code when the user's kernel cannot
-// run here (it needs a CUDA GPU and NVRTC).
-struct DeviceChoice {
-    int cuda_device = -1;
-    std::optional<int> exit;
-};
 
 DeviceChoice choose_device(const Options& o, bool user_code) {
     DeviceChoice choice;
@@ -297,6 +303,8 @@ DeviceChoice choose_device(const Options& o, bool user_code) {
     }
     return choice;
 }
+
+namespace {
 
 // Compiles the user's kernel into the painter; the exit code when it does not compile.
 std::optional<int> compile_kernel(const Options& o, FramePainter& painter, const KernelSource& k) {
@@ -322,12 +330,15 @@ std::optional<int> paint_frames(const Options& o, const PaintJob& job, const Res
     return std::nullopt;
 }
 
-// "NVIDIA H200 (CUDA device 1)": on a machine of several alike GPUs the name alone does not say which.
+} // namespace
+
 std::string device_with_index(const FramePainter& painter) {
     const std::string name = painter.device().name;
     if (painter.backend() == Backend::Cpu || painter.cuda_device() < 0) return name;
     return fmt::format("{} (CUDA device {})", name, painter.cuda_device());
 }
+
+namespace {
 
 // The run on a GL context: the painter's backend, its frames, the report and --out.
 int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sources, const KernelSource& kernel,
@@ -336,6 +347,7 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
     FramePainter painter(o.backend, o.gpu);
     painter.set_present(o.present);
     painter.set_kernel_time_limit(o.kernel_time_limit());
+    painter.record_timeline(!o.timeline_out.empty());
     Watchdog watchdog(std::chrono::seconds(o.watchdog_s));
     watchdog.arm(painter.backend() != Backend::Cpu);
     if (user_code) {
@@ -350,12 +362,14 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
            {backend_name(painter.backend()), device_with_index(painter) + " / " + context.description(),
             painter.times(), painter.outputs(), painter.route(), painter.why_copied(), painter.copy_gbs()});
     if (!write_out(o, canvas.width(), canvas.height(), canvas.read_texture())) return 2;
+    if (!write_timeline_out(o, painter.timeline())) return 2;
     return user_code ? out_of_range_exit(o, painter.outputs()) : 0;
 }
 
 } // namespace
 
 int run_headless(const Options& options) {
+    if (options.ab) return run_ab_headless(options);
     Options o = options;
     SourceImages sources;
     if (auto exit = load_inputs(o, sources)) return *exit;
@@ -363,6 +377,10 @@ int run_headless(const Options& options) {
     // The limits every CUDA GPU shares are checked before any device is touched.
     if (auto refusal = resolve_launch(job, universal_limits()).refusal) {
         fmt::print(stderr, "kcanvas: launch refused: {}\n", *refusal);
+        return 2;
+    }
+    if (auto refusal = timeline_job_refusal(o, job, resolve_launch(job, universal_limits()).grid)) {
+        fmt::print(stderr, "kcanvas: {}\n", *refusal);
         return 2;
     }
     const bool user_code = op_registry()[job.op].user_code;

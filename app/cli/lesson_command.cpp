@@ -9,7 +9,7 @@
 #include "app/cli/record.h"
 #include "app/core/data_dir.h"
 #include "app/lesson/lesson_check.h"
-#include "gpu/cpu_emulator.h"
+#include "gpu/registry.h"
 #include "render/canvas.h"
 #include "render/frame_painter.h"
 #include "render/gl_context.h"
@@ -51,10 +51,11 @@ public:
         SourceImages sources;
         if (auto e = load_images(p, job, sources)) return e;
         if (!painter_) {
-            job.params.src_a = sources.fitted(0), job.params.src_b = sources.fitted(1);
-            pixels.assign(std::size_t(job.params.width) * job.params.height, Pixel{});
-            return CpuGridEmulator().paint(job, pixels.data());
+            Preset fitted = p;
+            fitted.job.params.src_a = sources.fitted(0), fitted.job.params.src_b = sources.fitted(1);
+            return cpu_paint_(fitted, pixels);
         }
+        if (auto e = compile(p)) return e;
         Canvas canvas(job.params.width, job.params.height);
         if (auto e = frames(job, canvas, sources, 1)) return e;
         pixels = canvas.read_texture();
@@ -67,6 +68,7 @@ public:
         PaintJob job = p.job;
         SourceImages sources;
         if (load_images(p, job, sources)) return std::nullopt;
+        if (compile(p)) return std::nullopt;
         Canvas canvas(job.params.width, job.params.height);
         if (frames(job, canvas, sources, 5)) return std::nullopt;
         painter_->times().clear();
@@ -75,6 +77,18 @@ public:
     }
 
 private:
+    // A step of the user's kernel compiles the preset's source (the default starter if it has
+    // none) into the painter, once.
+    std::optional<std::string> compile(const Preset& p) {
+        if (!op_registry()[p.job.op].user_code) return std::nullopt;
+        const std::string source = p.kernel_source.empty() ? std::string(default_starter().source) : p.kernel_source;
+        if (source == compiled_source_ && p.kernel_mode == compiled_mode_) return std::nullopt;
+        const KernelCompile k = painter_->compile_user_kernel(source, "lesson.cu", p.kernel_mode);
+        if (!k.ok) return "the step's kernel does not compile:\n" + k.log;
+        compiled_source_ = source, compiled_mode_ = p.kernel_mode;
+        return std::nullopt;
+    }
+
     static std::optional<std::string> load_images(const Preset& p, PaintJob& job, SourceImages& sources) {
         for (int slot = 0; slot < 2; ++slot)
             if (!p.images[slot].empty())
@@ -96,6 +110,9 @@ private:
 
     std::unique_ptr<EglHeadlessContext> context_;
     std::unique_ptr<FramePainter> painter_;
+    StepPainter cpu_paint_ = cpu_step_painter(); // without a painter
+    std::string compiled_source_;
+    KernelMode compiled_mode_ = KernelMode::Checked;
 };
 
 int list_lessons() {

@@ -1,4 +1,5 @@
 #include "app/cli/options.h"
+#include "app/cli/timeline_out.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,7 @@
 #include "gpu/registry.h"
 #include "render/io/atomic_file.h"
 #include "render/io/image_io.h"
+#include "render/io/quoted.h"
 #include "render/io/source_images.h"
 
 namespace kc {
@@ -113,6 +115,13 @@ void add_input_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
     cmd.add_option("--image2", o.image2, "Input image B (add, blend), fitted to the canvas likewise");
     cmd.add_option("--preset", o.preset_path,
                    "Start from this preset (JSON, see README \"Presets\"); the other flags given override it");
+    cmd.add_option("--ab", o.ab_presets,
+                   "A/B split: two presets, A and B, painted on one canvas and timed side by side (A left of the "
+                   "divider, B right); with --headless prints both times, their ratio B/A and how many pixels "
+                   "differ (see README \"A/B split\"). A's preset gives the canvas and images; the other flags "
+                   "change side A")
+        ->expected(2)
+        ->type_name("A.json B.json");
 }
 
 // One flag per parameter of the table (gpu/param_limits.h), read as text and checked after parsing.
@@ -151,7 +160,9 @@ void add_launch_flags(CLI::App& cmd, Options& o, PictureFlags& f) {
                    "Thread-to-pixel mapping: " + mapping_names() +
                        " (columns: 2d with x and y exchanged, so a warp writes down a column: uncoalesced)")
         ->capture_default_str();
-    cmd.add_option("--view", f.view, "What pixels show: pixels, block, thread, warp, lane, linear, sm")
+    cmd.add_option("--view", f.view,
+                   "What pixels show: pixels, block, thread, warp, lane, linear, sm, start (when the "
+                   "pixel's block started)")
         ->capture_default_str();
     cmd.add_flag(
         "--tutorial", f.tutorial,
@@ -186,6 +197,9 @@ void add_run_flags(CLI::App& app, Options& o) {
     app.add_option("--out", o.out, "Headless: write the last frame to this PNG (or .jpg) file");
     app.add_flag("--force", o.force, "Replace --out (and --save-preset's file) even where it is read-only");
     app.add_flag("--json", o.json, "Headless: print the timings as JSON");
+    app.add_option("--timeline-out", o.timeline_out,
+                   "Headless: write the last frame's SM timeline (each block's SM or cpu worker, start and end) to "
+                   "this Chrome-trace JSON file; per-pixel ops only");
     app.add_flag("--print-command", o.print_command,
                  "Print the kcanvas command that paints the picture these flags (and --preset) describe, then exit");
     app.add_option("--save-preset", o.save_preset, "Write the picture these flags describe as a preset, then exit");
@@ -308,6 +322,9 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& bench, std::string& gpu
     cmd->add_flag("--user-kernel-modes", bench.user_kernel_modes,
                   "With user_kernel among the ops: rows for each starter in raw mode, checked mode, checked with "
                   "the writer record and checked with a thread view, each with its ratio to raw");
+    cmd->add_flag("--timeline", bench.timeline,
+                  "Rows for each per-pixel op with the SM timeline off (the plain kernel), the teaching kernel "
+                  "without it, and on, each with its ratio to off: the recording's own cost");
     add_gpu_flag(*cmd, gpu); // one spec with the top level's: `kcanvas --gpu 1 bench` benches GPU 1
     return cmd;
 }
@@ -385,8 +402,37 @@ void take_exercise_command(const CLI::App& cmd, ExerciseFlags f, Options& o) {
 
 using Refusal = std::optional<std::string>; // why the flags cannot run, as kcanvas prints it
 
+// --ab A B: A is the picture, as --preset A would be (side B is read once the canvas is known).
+Refusal apply_ab_side_a(Options& o) {
+    if (o.ab_presets.empty()) return std::nullopt;
+    if (!o.preset_path.empty()) return "--ab A.json B.json names side A's preset: drop --preset";
+    o.preset_path = o.ab_presets[0];
+    return std::nullopt;
+}
+
+// --ab's side B: the op, parameters, launch and kernel of B's preset, on side A's canvas and images.
+Refusal apply_ab_side_b(Options& o, const PictureFlags&) {
+    if (o.ab_presets.size() != 2) return std::nullopt;
+    Preset b;
+    std::vector<std::string> warnings;
+    if (auto e = load_preset(o.ab_presets[1], b, warnings)) return "--ab " + *e;
+    for (const std::string& w : warnings) fmt::print(stderr, "kcanvas: warning: --ab {}\n", w);
+    const std::string name = escaped(o.ab_presets[1]);
+    if (b.ab) fmt::print(stderr, "kcanvas: warning: --ab {}: its own split is ignored; its side A is side B\n", name);
+    if (b.job.params.width != o.width || b.job.params.height != o.height)
+        fmt::print(stderr, "kcanvas: warning: --ab {} paints {}x{}; side B paints side A's canvas, {}x{}\n", name,
+                   b.job.params.width, b.job.params.height, o.width, o.height);
+    AbSplit ab = o.ab.value_or(AbSplit{});
+    ab.b = b.job, ab.b_kernel_source = b.kernel_source, ab.b_kernel_mode = b.kernel_mode;
+    o.ab = std::move(ab);
+    if (auto e = resolve_launch(job_b_from_options(o), universal_limits()).launch_refusal)
+        return fmt::format("--ab {}: side B's launch: {}", name, *e);
+    return std::nullopt;
+}
+
 // --preset's picture under the flags: a flag given with it replaces what the preset says.
 Refusal apply_preset_file(Options& o, const PictureFlags& f) {
+    if (auto refusal = apply_ab_side_a(o)) return refusal;
     if (o.preset_path.empty()) return std::nullopt;
     Preset p;
     std::vector<std::string> warnings;
@@ -469,7 +515,8 @@ Refusal apply_launch(Options& o, const PictureFlags& f) {
     if (f.given("--view")) {
         const auto v = parse_view(f.view);
         if (!v)
-            return fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear or sm", f.view);
+            return fmt::format("unknown --view '{}': choose pixels, block, thread, warp, lane, linear, sm or start",
+                               f.view);
         o.view = *v;
     }
     if (f.tutorial) o.launch = tutorial_preset();
@@ -491,6 +538,7 @@ Refusal apply_run(Options& o, const PictureFlags& f) {
         if (auto e = output_path_error(o.out)) return "--out: " + *e;
         if (auto e = read_only_refusal(o.out, o.force)) return "--out " + *e;
     }
+    if (auto e = timeline_out_refusal(o)) return *e;
     if (!o.lesson.empty()) {
         if (o.headless) return "--lesson opens the window: drop --headless (kcanvas lesson check runs one headless)";
         Lesson lesson;
@@ -569,7 +617,7 @@ Refusal resolve(Options& o, PictureFlags& f, RecordFlags& record, BenchOptions& 
         o.headless = true; // it renders headless: the top level's --json, falling through, is accepted as ever
     }
     Refusal refusal = apply_preset_file(o, f);
-    for (auto step : {apply_op, apply_params, apply_launch, apply_run})
+    for (auto step : {apply_op, apply_params, apply_launch, apply_run, apply_ab_side_b})
         if (!refusal) refusal = step(o, f);
     return refusal;
 }
@@ -652,6 +700,10 @@ Preset preset_from_options(const Options& o) {
     p.block_outlines = o.block_outlines;
     p.inspect = o.inspect;
     p.canvas_zoom = o.canvas_zoom;
+    if (o.ab) {
+        p.ab = *o.ab;
+        p.ab->b = job_b_from_options(o);
+    }
     return p;
 }
 
@@ -667,6 +719,7 @@ void apply_preset(const Preset& p, Options& o) {
     o.block_outlines = p.block_outlines;
     o.inspect = p.inspect;
     o.canvas_zoom = p.canvas_zoom;
+    o.ab = p.ab;
 }
 
 PaintJob job_from_options(const Options& o) {
@@ -677,6 +730,13 @@ PaintJob job_from_options(const Options& o) {
     job.params.height = o.height;
     job.launch = o.launch;
     job.view = o.view;
+    return job;
+}
+
+PaintJob job_b_from_options(const Options& o) {
+    PaintJob job = o.ab->b;
+    job.params.width = o.width;
+    job.params.height = o.height;
     return job;
 }
 

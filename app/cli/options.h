@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "app/cli/bench.h"
 #include "app/cli/exercise_command.h"
@@ -37,6 +38,7 @@ struct Options {
     std::string out;    // headless: write the last frame here
     bool force = false; // --force: --out and --save-preset replace a read-only file
     bool json = false;
+    std::string timeline_out;       // headless: write the last frame's SM timeline here (Chrome-trace JSON)
     std::optional<Backend> backend; // nullopt: the best one available
     Present present = Present::Direct;
     bool vsync = true;
@@ -62,6 +64,9 @@ struct Options {
     bool block_outlines = false;
     std::optional<std::pair<int, int>> inspect;
     std::optional<double> canvas_zoom;
+    // The A/B split (app/ab/): --ab A.json B.json, or a preset that holds one. The fields above are side A.
+    std::vector<std::string> ab_presets; // --ab's two files, as given
+    std::optional<AbSplit> ab;
 };
 
 // Parses argv, the top level's flags or a command's (`record`, `bench`), and checks them. On --help,
@@ -71,6 +76,8 @@ std::variant<Options, int> parse_options(int argc, char** argv);
 
 // The paint job the options describe; the op name must be known (parse_options checks it).
 PaintJob job_from_options(const Options& o);
+// Side B's job of the split (o.ab must be set): its own op and launch on side A's canvas.
+PaintJob job_b_from_options(const Options& o);
 
 // The preset the options describe, and the options a preset sets (what decides the picture).
 Preset preset_from_options(const Options& o);

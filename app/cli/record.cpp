@@ -99,7 +99,8 @@ int make_plan(const RecordFlags& f, const Options& o, RecordPlan& plan) {
     if (plan.step && (op.custom || op.user_code))
         return fail(fmt::format("--step follows kcanvas' own launch; {} paints with {}", op.name,
                                 op.custom ? "its own kernels" : "your kernel's own indexing"));
-    if (auto e = record_output_error(f.out, o.width, o.height, f.fps)) return fail(*e);
+    const bool twice_as_wide = o.ab && o.ab->layout == AbLayout::SideBySide;
+    if (auto e = record_output_error(f.out, twice_as_wide ? 2 * o.width : o.width, o.height, f.fps)) return fail(*e);
     if (auto e = read_only_refusal(f.out, f.force)) return fail("--out " + *e);
     if (auto e = plan_error(plan)) return fail(*e);
     return 0;
@@ -114,8 +115,20 @@ void show_progress(const Recorder& r, bool tty) {
                r.progress_text());
 }
 
-int record(const RecordFlags& f, const RecordPlan& plan, Recorder::Render render) {
-    auto opened = open_encoder({f.out, plan.job.params.width, plan.job.params.height, plan.fps, plan.frames});
+// The split's frames (render_split_frame): A's by `a`, B's by `b`.
+Recorder::Render split_render(const AbSplit& split, Recorder::Render a, Recorder::Render b) {
+    return [split, a, b](const RecordFrame& frame, std::vector<Pixel>& out) {
+        return render_split_frame(split, frame, a, b, out);
+    };
+}
+
+// The recording's frame width: the canvas', or twice it for a split side by side.
+int frame_width(const RecordPlan& plan, const Options& o) {
+    return o.ab && o.ab->layout == AbLayout::SideBySide ? 2 * plan.job.params.width : plan.job.params.width;
+}
+
+int record(const RecordFlags& f, const RecordPlan& plan, Recorder::Render render, int width) {
+    auto opened = open_encoder({f.out, width, plan.job.params.height, plan.fps, plan.frames});
     if (auto* e = std::get_if<std::string>(&opened)) {
         fmt::print(stderr, "kcanvas record: {}\n", *e);
         return 2;
@@ -140,34 +153,50 @@ int record(const RecordFlags& f, const RecordPlan& plan, Recorder::Render render
     std::error_code ec;
     const auto bytes = std::filesystem::is_directory(f.out, ec) ? 0 : std::filesystem::file_size(f.out, ec);
     fmt::print(stderr, "kcanvas record: {} frames {}x{} at {:g} fps to {}{} in {:.1f} s ({:.1f} ms a frame)\n",
-               plan.frames, plan.job.params.width, plan.job.params.height, plan.fps, f.out,
+               plan.frames, width, plan.job.params.height, plan.fps, f.out,
                bytes ? fmt::format(" ({:.2f} MB)", bytes / 1e6) : "", recorder.elapsed_seconds(),
                1e3 * recorder.elapsed_seconds() / plan.frames);
     return 0;
 }
 
+// A painter on the GL context with `kernel` compiled when `op` is the user's; nullptr (and the
+// compiler's log said) when it does not compile.
+std::unique_ptr<FramePainter> painter_for(const Options& o, int op, const std::string& kernel, KernelMode mode,
+                                          const char* whose) {
+    auto painter = std::make_unique<FramePainter>(o.backend, o.gpu);
+    painter->set_kernel_time_limit(o.kernel_time_limit());
+    painter->set_present(o.present);
+    if (!op_registry()[op].user_code) return painter;
+    const std::string source = kernel.empty() ? std::string(default_starter().source) : kernel;
+    const KernelCompile k = painter->compile_user_kernel(source, "kernel.cu", mode);
+    if (k.ok) return painter;
+    fmt::print(stderr, "kcanvas record: {} does not compile:\n{}\n", whose, k.log);
+    return nullptr;
+}
+
 int record_with_gl(const RecordFlags& f, const RecordPlan& plan, const Options& o, SourceImages& sources) {
-    FramePainter painter(o.backend, o.gpu);
-    painter.set_kernel_time_limit(o.kernel_time_limit());
-    painter.set_present(o.present);
-    if (op_registry()[plan.job.op].user_code) {
-        const std::string source = o.kernel_source.empty() ? std::string(default_starter().source) : o.kernel_source;
-        const KernelCompile k = painter.compile_user_kernel(source, "kernel.cu", o.kernel_mode);
-        if (!k.ok) {
-            fmt::print(stderr, "kcanvas record: your kernel does not compile:\n{}\n", k.log);
-            return 2;
-        }
-    }
-    RecordRenderer renderer(painter, plan.job.params.width, plan.job.params.height);
-    return record(f, plan, [&](const RecordFrame& frame, std::vector<Pixel>& out) {
+    const int w = plan.job.params.width, h = plan.job.params.height;
+    const auto painter = painter_for(o, plan.job.op, o.kernel_source, o.kernel_mode, "your kernel");
+    if (!painter) return 2;
+    RecordRenderer renderer(*painter, w, h);
+    Recorder::Render render = [&](const RecordFrame& frame, std::vector<Pixel>& out) {
         return renderer.render(frame, plan.overlays, &sources, out);
-    });
+    };
+    if (!o.ab) return record(f, plan, render, w);
+    const auto painter_b = painter_for(o, o.ab->b.op, o.ab->b_kernel_source, o.ab->b_kernel_mode, "side B's kernel");
+    if (!painter_b) return 2;
+    RecordRenderer renderer_b(*painter_b, w, h);
+    const RecordOverlays overlays_b = side_b_overlays(plan.overlays);
+    const Recorder::Render render_b = [&](const RecordFrame& frame, std::vector<Pixel>& out) {
+        return renderer_b.render(frame, overlays_b, &sources, out);
+    };
+    return record(f, plan, split_render(*o.ab, render, render_b), frame_width(plan, o));
 }
 
 // No GL at all (no EGL): the CPU emulator paints, and only the plain canvas can be recorded.
-int record_without_gl(const RecordFlags& f, const RecordPlan& plan, SourceImages& sources) {
+Recorder::Render emulator_render(SourceImages& sources) {
     auto emulator = std::make_shared<CpuGridEmulator>();
-    return record(f, plan, [emulator, &sources](const RecordFrame& frame, std::vector<Pixel>& out) {
+    return [emulator, &sources](const RecordFrame& frame, std::vector<Pixel>& out) {
         PaintJob job = frame.job;
         job.params.src_a = sources.fitted(0), job.params.src_b = sources.fitted(1);
         out.assign(std::size_t(job.params.width) * job.params.height, Pixel{});
@@ -175,7 +204,13 @@ int record_without_gl(const RecordFlags& f, const RecordPlan& plan, SourceImages
         if (auto e = emulator->paint(job, out.data(), &outputs))
             return std::optional<std::string>("launch refused: " + *e);
         return std::optional<std::string>();
-    });
+    };
+}
+
+int record_without_gl(const RecordFlags& f, const RecordPlan& plan, const Options& o, SourceImages& sources) {
+    if (!o.ab) return record(f, plan, emulator_render(sources), plan.job.params.width);
+    return record(f, plan, split_render(*o.ab, emulator_render(sources), emulator_render(sources)),
+                  frame_width(plan, o));
 }
 
 // The picture's images loaded and fitted; without --size the canvas takes image A's size. An exit
@@ -206,8 +241,8 @@ int record_plan(const RecordFlags& f, const RecordPlan& plan, const Options& o, 
         context = std::make_unique<EglHeadlessContext>(cuda_device);
     } catch (const ContextError& e) {
         const bool cpu = o.backend == Backend::Cpu || (!o.backend && cuda_device < 0);
-        if (cpu && !plan.overlays.any() && !op_registry()[plan.job.op].user_code)
-            return record_without_gl(f, plan, sources);
+        const bool user_code = op_registry()[plan.job.op].user_code || (o.ab && op_registry()[o.ab->b.op].user_code);
+        if (cpu && !plan.overlays.any() && !user_code) return record_without_gl(f, plan, o, sources);
         fmt::print(stderr, "kcanvas record: cannot render headless: {}{}\n", e.what(),
                    cpu ? " (--plain --backend cpu records the canvas alone without OpenGL)" : "");
         return 1;

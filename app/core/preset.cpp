@@ -232,6 +232,8 @@ void read_version(Fields& top) {
                fmt::format("version {} is not the one this kcanvas reads ({})", *version, kPresetVersion));
 }
 
+void read_ab(Fields& top, Preset& out);
+
 // A whole preset carries its version; a partial one (a lesson step's) only the keys that change.
 void read_top(const json& j, Preset& out, std::vector<std::string>& warnings, bool partial = false) {
     Fields top(j, "", warnings);
@@ -253,26 +255,84 @@ void read_top(const json& j, Preset& out, std::vector<std::string>& warnings, bo
     read_launch(top, out.job.launch);
     read_overlays(top, out);
     read_inputs(top, out);
+    read_ab(top, out);
+}
+
+// Side B as a partial preset over side A: what B does not name is A's. It paints A's canvas
+// with A's images, so it may not name others.
+void read_side_b(const json& j, const Preset& a, AbSplit& ab, std::vector<std::string>& warnings) {
+    if (j.is_object() && j.contains("ab")) refuse("ab.b.ab", "side B holds no split of its own");
+    Preset side = a;
+    side.ab.reset();
+    side.job = ab.b, side.kernel_source = ab.b_kernel_source, side.kernel_mode = ab.b_kernel_mode;
+    std::vector<std::string> found;
+    try {
+        read_top(j, side, found, /*partial=*/true);
+    } catch (const PresetError& e) {
+        refuse("ab.b", e.message);
+    }
+    for (const std::string& w : found) warnings.push_back("ab.b." + w);
+    if (side.job.params.width != a.job.params.width || side.job.params.height != a.job.params.height)
+        refuse("ab.b.canvas", fmt::format("side B paints side A's canvas ({}x{}): leave it out", a.job.params.width,
+                                          a.job.params.height));
+    if (side.images != a.images) refuse("ab.b.images", "side B reads side A's images: leave them out");
+    ab.b = side.job, ab.b_kernel_source = side.kernel_source, ab.b_kernel_mode = side.kernel_mode;
+}
+
+void read_ab(Fields& top, Preset& out) {
+    const json* j = top.get("ab");
+    if (!j) return;
+    Fields f(*j, "ab", top.warnings());
+    AbSplit ab;
+    if (out.ab) {
+        ab = *out.ab; // a lesson step's partial preset changes what it names
+    } else {
+        ab.b = out.job, ab.b_kernel_source = out.kernel_source, ab.b_kernel_mode = out.kernel_mode;
+    }
+    if (const auto layout = f.text("layout")) {
+        const auto l = parse_ab_layout(*layout);
+        if (!l) refuse("ab.layout", fmt::format("{} is not divider or side-by-side", quoted(*layout, 40)));
+        ab.layout = *l;
+    }
+    if (const auto d = f.number("divider")) {
+        if (!(*d >= 0 && *d <= 1)) refuse("ab.divider", fmt::format("{} is not from 0 to 1", *d));
+        ab.divider = *d;
+    }
+    if (const auto diff = f.flag("diff")) ab.diff = *diff;
+    if (const json* b = f.get("b")) read_side_b(*b, out, ab, f.warnings());
+    ab.b.params.width = out.job.params.width, ab.b.params.height = out.job.params.height;
+    out.ab = std::move(ab);
+}
+
+// The keys of one side's picture: op, parameters, launch, view and the user kernel.
+json side_json(const PaintJob& job, const std::string& kernel_source, KernelMode kernel_mode) {
+    const OpInfo& op = op_registry()[job.op];
+    json params = json::object();
+    for (const ParamSpec& s : kParams)
+        if (uses_param(op, s.name)) params[std::string(s.name)] = param_json(s, job.params);
+    json j = {{"op", std::string(op.name)},
+              {"params", params},
+              {"launch", launch_json(job.launch)},
+              {"view", std::string(view_name(job.view))}};
+    if (op.user_code) j["kernel"] = {{"source", kernel_source}, {"mode", to_string(kernel_mode)}};
+    return j;
 }
 
 } // namespace
 
 std::string preset_json(const Preset& p) {
-    const OpInfo& op = op_registry()[p.job.op];
-    json params = json::object();
-    for (const ParamSpec& s : kParams)
-        if (uses_param(op, s.name)) params[std::string(s.name)] = param_json(s, p.job.params);
-    json j = {{"kcanvas_preset", kPresetVersion},
-              {"op", std::string(op.name)},
-              {"params", params},
-              {"canvas", {{"width", p.job.params.width}, {"height", p.job.params.height}}},
-              {"launch", launch_json(p.job.launch)},
-              {"view", std::string(view_name(p.job.view))},
-              {"images", {{"a", p.images[0]}, {"b", p.images[1]}}},
-              {"overlays", {{"block_outlines", p.block_outlines}, {"inspect", nullptr}}}};
+    json j = side_json(p.job, p.kernel_source, p.kernel_mode);
+    j["kcanvas_preset"] = kPresetVersion;
+    j["canvas"] = {{"width", p.job.params.width}, {"height", p.job.params.height}};
+    j["images"] = {{"a", p.images[0]}, {"b", p.images[1]}};
+    j["overlays"] = {{"block_outlines", p.block_outlines}, {"inspect", nullptr}};
     if (p.inspect) j["overlays"]["inspect"] = {p.inspect->first, p.inspect->second};
     if (p.canvas_zoom) j["window"] = {{"zoom", *p.canvas_zoom}};
-    if (op.user_code) j["kernel"] = {{"source", p.kernel_source}, {"mode", to_string(p.kernel_mode)}};
+    if (p.ab)
+        j["ab"] = {{"layout", std::string(ab_layout_name(p.ab->layout))},
+                   {"divider", p.ab->divider},
+                   {"diff", p.ab->diff},
+                   {"b", side_json(p.ab->b, p.ab->b_kernel_source, p.ab->b_kernel_mode)}};
     return j.dump(2) + "\n";
 }
 
@@ -292,6 +352,8 @@ std::optional<std::string> read_preset(const json& j, Preset& out, std::vector<s
     }
     if (auto e = canvas_size_error(p.job.params.width, p.job.params.height)) return "canvas: " + *e;
     if (auto e = resolve_launch(p.job, universal_limits()).launch_refusal) return "launch: " + *e;
+    if (p.ab)
+        if (auto e = resolve_launch(p.ab->b, universal_limits()).launch_refusal) return "ab.b.launch: " + *e;
     out = std::move(p);
     constexpr std::size_t kMaxWarnings = 20; // a file of 100,000 unknown keys is not 100,000 lines
     for (std::size_t i = 0; i < found.size() && i < kMaxWarnings; ++i) warnings.push_back(std::move(found[i]));
@@ -379,6 +441,8 @@ std::string command_line(const Preset& p) {
         out += shell_word(w);
     }
     if (op.user_code && !p.kernel_source.empty()) out += " --kernel YOUR_KERNEL.cu # save the editor's text there";
+    // Two pictures do not fit one command line: the split goes through presets.
+    if (p.ab) out += " # side A only: for the A/B split, Save preset and run kcanvas --preset FILE";
     return out;
 }
 

@@ -2,14 +2,16 @@
 // A preset: everything that decides the picture, as a small versioned JSON file
 // ("kcanvas_preset": 1): the op and its parameters (written and read through the parameter table,
 // gpu/param_limits.h), the launch, the view and overlays, the canvas size, the input images' paths,
-// the user kernel's source and the window's zoom. --preset, --save-preset and the panel's
-// Save/Load preset read and write it; command_line() is the `kcanvas ...` that paints the same.
+// the user kernel's source and the window's zoom; and, optionally, an A/B split's side B ("ab"). --preset,
+// --save-preset and the panel's Save/Load preset read and write it; command_line() is the `kcanvas ...` that paints the
+// same.
 #include <array>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "app/core/ab_split.h"
 #include "app/core/json_file.h"
 #include "gpu/kernel_source.h"
 #include "gpu/paint_job.h"
@@ -24,6 +26,7 @@ struct Preset {
     bool block_outlines = false;                  // the window's overlays
     std::optional<std::pair<int, int>> inspect;   // the inspector pinned to this pixel
     std::optional<double> canvas_zoom;            // the window's screen points per canvas pixel; nullopt: fit
+    std::optional<AbSplit> ab;                    // the A/B split (app/ab/): the job above is side A
 };
 
 constexpr int kPresetVersion = 1;

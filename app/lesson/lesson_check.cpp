@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "gpu/cpu_emulator.h"
 #include "gpu/paint_job.h"
+#include "gpu/registry.h"
+#include "render/cpu_user_kernel.h"
 
 namespace kc {
 
@@ -41,6 +44,28 @@ std::optional<std::string> check_step(const LessonStep& step, const StepPainter&
 }
 
 } // namespace
+
+StepPainter cpu_step_painter() {
+    struct UserKernel {
+        CpuUserKernel kernel;
+        std::string source;
+        KernelMode mode = KernelMode::Checked;
+    };
+    auto user = std::make_shared<UserKernel>();
+    return [user](const Preset& p, std::vector<Pixel>& pixels) -> std::optional<std::string> {
+        pixels.assign(std::size_t(p.job.params.width) * p.job.params.height, Pixel{});
+        if (!op_registry()[p.job.op].user_code) return CpuGridEmulator().paint(p.job, pixels.data());
+        const std::string source = p.kernel_source.empty() ? std::string(default_starter().source) : p.kernel_source;
+        if (source != user->source || p.kernel_mode != user->mode || !user->kernel.loaded()) {
+            const KernelCompile k = user->kernel.compile(source, "lesson.cu", p.kernel_mode);
+            if (!k.ok) return "the step's kernel does not compile:\n" + k.log;
+            user->source = source, user->mode = p.kernel_mode;
+        }
+        OpOutputs outputs;
+        return user->kernel.paint(p.job, resolve_launch(p.job, universal_limits()), pixels.data(), p.job.params.src_a,
+                                  p.job.params.src_b, nullptr, outputs);
+    };
+}
 
 std::vector<StepReport> check_lesson(const Lesson& lesson, const StepPainter& paint, const KernelTimer& timer) {
     std::vector<StepReport> reports;

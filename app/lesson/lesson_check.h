@@ -14,6 +14,11 @@ namespace kc {
 // Paints a preset's picture on the backend at hand into `pixels` (width*height); why not, if not.
 using StepPainter = std::function<std::optional<std::string>(const Preset&, std::vector<Pixel>& pixels)>;
 
+// Paints steps on the CPU, as CI and a machine without a GPU do: the built-in ops by the grid
+// emulator, the user's kernel compiled by the system's C++ compiler and run in the sandbox (one
+// compile per distinct source).
+StepPainter cpu_step_painter();
+
 struct StepReport {
     std::size_t index = 0;
     std::optional<Answer> answer;       // the step's question answered

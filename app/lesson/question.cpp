@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "app/core/json_file.h"
+#include "gpu/kernel_check.h"
 #include "gpu/launch_figures.h"
 #include "gpu/paint_job.h"
 #include "gpu/thread_body.h"
@@ -91,7 +92,7 @@ std::optional<std::string> parse_question(const json& j, const Preset& step, Que
     Question q;
     q.kind = static_cast<QuestionKind>(found - std::begin(kQuestionKindNames));
     Refusal e;
-    if (q.kind == QuestionKind::PixelOfThread) {
+    if (q.kind == QuestionKind::PixelOfThread || q.kind == QuestionKind::OutOfRangeIndex) {
         e = read_pair(j, "block", 65535, q.block_idx.x, q.block_idx.y);
         if (!e) e = read_pair(j, "thread", 1023, q.thread_idx.x, q.thread_idx.y);
     } else if (q.kind == QuestionKind::BlockOfPixel) {
@@ -129,6 +130,10 @@ std::string question_text(const Question& q) {
                            q.gpu.sms);
     case QuestionKind::Faster:
         return fmt::format("Which is faster: A ({}) or B ({})? Type A or B.", q.a.label, q.b.label);
+    case QuestionKind::OutOfRangeIndex:
+        return fmt::format("Without a bounds check, which index of out does thread ({}, {}) of block ({}, {}) write? "
+                           "Type i of out[i].",
+                           q.thread_idx.x, q.thread_idx.y, q.block_idx.x, q.block_idx.y);
     }
     return {};
 }
@@ -212,6 +217,37 @@ std::variant<Answer, std::string> answer_block_of_pixel(const Question& q, const
                          {pw.block_idx.x, pw.block_idx.y});
     a.mark = q.pixel;
     return a;
+}
+
+// The kernel's own 2D index, i = y * width + x with x = blockIdx.x*blockDim.x + threadIdx.x (and
+// y likewise), for a thread whose (x, y) lies outside the canvas; the reveal names the write as
+// checked mode names it when the kernel runs.
+std::variant<Answer, std::string> answer_out_of_range_index(const Question& q, const Preset& p,
+                                                            const ResolvedLaunch& r) {
+    const int w = p.job.params.width, h = p.job.params.height;
+    const Dim3& b = q.block_idx;
+    const Dim3& t = q.thread_idx;
+    if (r.launch.mapping != Mapping::TwoD)
+        return "out_of_range_index asks about the 2d mapping (x = blockIdx.x*blockDim.x + threadIdx.x): set "
+               "launch.mapping to 2d";
+    if (b.x >= r.grid.x || b.y >= r.grid.y)
+        return fmt::format("block ({}, {}) is outside the grid {}x{}", b.x, b.y, r.grid.x, r.grid.y);
+    if (t.x >= r.launch.block.x || t.y >= r.launch.block.y)
+        return fmt::format("thread ({}, {}) is outside the block {}x{}", t.x, t.y, r.launch.block.x, r.launch.block.y);
+    const long long x = 1LL * b.x * r.launch.block.x + t.x, y = 1LL * b.y * r.launch.block.y + t.y;
+    if (x < w && y < h)
+        return fmt::format("thread ({}, {}) of block ({}, {}) writes pixel ({}, {}), inside the canvas", t.x, t.y, b.x,
+                           b.y, x, y);
+    KernelViolations v;
+    v.count = 1, v.width = w, v.height = h;
+    KcViolation& f = v.first;
+    f.count = 1, f.claimed = 1, f.write = 1, f.image = 0, f.index = y * w + x, f.x = f.y = KC_NO_XY;
+    f.width = w, f.height = h;
+    const Dim3 dims[4] = {b, t, r.launch.block, r.grid};
+    unsigned* fields[4] = {f.block, f.thread, f.block_dim, f.grid_dim};
+    for (int k = 0; k < 4; ++k)
+        fields[k][0] = unsigned(dims[k].x), fields[k][1] = unsigned(dims[k].y), fields[k][2] = unsigned(dims[k].z);
+    return number_answer(f.index, fmt::format("x = {}, y = {}, i = y*width + x = {}: {}", x, y, f.index, describe(v)));
 }
 
 Answer answer_warp(const Question& q, const Preset& p, const ResolvedLaunch& r) {
@@ -299,6 +335,8 @@ std::variant<Answer, std::string> answer_question(const Question& q, const Prese
     case QuestionKind::Waves:
     case QuestionKind::TailBlocks:
         return answer_waves(q, r);
+    case QuestionKind::OutOfRangeIndex:
+        return answer_out_of_range_index(q, step, r);
     case QuestionKind::Faster:
         break;
     }

@@ -1,6 +1,7 @@
 #pragma once
 // A lesson step's question, answered by kcanvas's own model, never by the lesson's author: the
-// coverage and idle threads (gpu/launch_config.h), the inverse mapping (gpu/thread_of_pixel.h),
+// coverage and idle threads (gpu/launch_config.h), the inverse mapping (gpu/thread_of_pixel.h), the
+// index a thread past the canvas writes (named as checked mode names it, gpu/kernel_check.h),
 // warp 0's store (first_warp_stores), waves on a stated GPU (gpu/launch_figures.h), and "which is
 // faster" measured by a timer that only a GPU backend provides. The student answers first; the
 // Answer holds what the reveal shows.
@@ -28,11 +29,12 @@ enum class QuestionKind {
     Waves,           // how many waves the grid takes on a stated GPU
     TailBlocks,      // how many blocks the last, partial wave holds
     Faster,          // which is faster, A or B (timed on a GPU only)
+    OutOfRangeIndex, // which index of out thread T of block B writes when the kernel has no bounds check
 };
 // The kinds by their lesson-file names, in this order.
 constexpr std::string_view kQuestionKindNames[] = {
     "uncovered_pixels", "idle_threads", "pixel_of_thread", "block_of_pixel", "warp_sectors",
-    "warp_lines",       "waves",        "tail_blocks",     "faster"};
+    "warp_lines",       "waves",        "tail_blocks",     "faster",         "out_of_range_index"};
 std::string question_kinds(); // "uncovered_pixels, idle_threads, ..."
 
 // The GPU a waves question is asked about: what the occupancy arithmetic needs (registers and shared
@@ -44,7 +46,7 @@ struct GpuShape {
 
 struct Question {
     QuestionKind kind = QuestionKind::UncoveredPixels;
-    Dim3 block_idx{0, 0, 0}, thread_idx{0, 0, 0}; // PixelOfThread
+    Dim3 block_idx{0, 0, 0}, thread_idx{0, 0, 0}; // PixelOfThread, OutOfRangeIndex
     std::pair<int, int> pixel{0, 0};              // BlockOfPixel
     GpuShape gpu;                                 // Waves, TailBlocks
     struct Choice {

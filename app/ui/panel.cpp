@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "app/ui/panel_text.h"
+#include "app/ui/panels/ab_panel.h"
 #include "app/ui/panels/image_panel.h"
 #include "app/ui/panels/kernel_panel.h"
 #include "app/ui/panels/lesson_panel.h"
 #include "app/ui/panels/preset_panel.h"
 #include "app/ui/panels/record_panel.h"
 #include "app/ui/panels/teach_panel.h"
+#include "app/ui/panels/timeline_panel.h"
 #include "app/ui/panels/tune_panel.h"
 #include "app/ui/ui_scale.h"
 #include "app/ui/widgets.h"
@@ -577,6 +579,8 @@ constexpr Section kSections[] = {
     {"Time", false, always, [](UiState& s, const PanelContext&) { time_section(s); }},
     {"Record", false, always, [](UiState& s, const PanelContext& ctx) { record_section(s, ctx.requests); }},
     {"Timing", true, always, timing_section},
+    {"SM timeline", false, always, timeline_section},
+    {"A/B split", false, always, ab_section},
     {"Tune the block", false, always, tune_section},
     {"Canvas", false, always, canvas_section},
     {"Preset and command line", false, always, preset_section},

@@ -6,11 +6,13 @@
 #include <utility>
 #include <vector>
 
+#include "app/ab/ab_state.h"
 #include "app/core/canvas_view.h"
 #include "app/core/kernel_editor.h"
 #include "app/core/settings.h"
 #include "app/core/teach_state.h"
 #include "app/core/time_clock.h"
+#include "app/core/timeline_state.h"
 #include "app/ui/panels/image_panel.h"
 #include "app/ui/panels/lesson_panel.h"
 #include "app/ui/panels/record_panel.h"
@@ -51,6 +53,7 @@ struct UiState {
     bool unsaved_dialog = false;       // the "Unsaved kernel" dialog is open
     TeachState teach;                  // inspector, overlays, step mode (teach_panel.h)
     TimeClock clock;                   // the animation's t (user kernels, step mode): the Time section
+    TimelineState timeline;            // the SM timeline section (timeline_panel.h)
     RecordPanelState record;           // the Record section (record_panel.h)
     LessonPanelState lesson;           // the open lesson, its step and answer (lesson_panel.h)
     bool tune_ended = false;           // a sweep just ended: the panel scrolls its results into view once
@@ -67,6 +70,7 @@ struct UiState {
     float status_bar_height = 0;                        // last frame's, in points
     CanvasView view;                                    // zoom and pan of the canvas in the window
     CanvasGesture gesture;                              // a drag or wheel on the canvas in progress
+    AbState ab;                                         // the A/B split: side B, the layout, the two times
 };
 
 } // namespace kc

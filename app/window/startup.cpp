@@ -131,6 +131,10 @@ std::optional<int> prepare_state(const Options& o, UiState& state, Requests& req
     state.backend = painter.backend();
     state.present = painter.present();
     state.vsync = o.vsync;
+    if (o.ab) { // --ab A B, or a preset holding a split: the window opens split
+        state.ab.on = state.ab.b_chosen = true;
+        state.ab.split = *o.ab;
+    }
     return std::nullopt;
 }
 

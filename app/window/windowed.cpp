@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/ab/ab_painter.h"
 #include "app/core/autosave.h"
 #include "app/core/block_sweep.h"
 #include "app/core/kernel_files.h"
@@ -23,13 +24,16 @@
 #include "app/core/requests.h"
 #include "app/core/watchdog.h"
 #include "app/script/ui_script.h"
+#include "app/ui/overlay/ab_overlay.h"
 #include "app/ui/overlay/canvas_overlay.h"
 #include "app/ui/panel.h"
 #include "app/ui/panels/record_panel.h"
+#include "app/ui/panels/timeline_panel.h"
 #include "app/ui/panels/tune_panel.h"
 #include "app/ui/ui_scale.h"
 #include "app/ui/widgets.h"
 #include "app/ui/window_layout.h"
+#include "app/window/canvas_draw.h"
 #include "app/window/canvas_input.h"
 #include "app/window/idle_wait.h"
 #include "app/window/key_events.h"
@@ -61,21 +65,6 @@ void take_dropped_files(Requests& requests) {
     for (int slot = 0; slot < 2 && slot < int(drops.size()); ++slot)
         requests.push(request::LoadImage{slot, drops[std::size_t(slot)]});
     drops.clear();
-}
-
-// The canvas where the view puts it: only the visible part of the texture is drawn, so a 64x
-// zoom of a 4K canvas never asks GL for a viewport past its limits.
-void draw_canvas_view(const Canvas& canvas, const CanvasView& v, int fb_h) {
-    const RectD shown = v.visible_rect();
-    const double ppp = v.pixels_per_point();
-    const int x0 = int(std::lround(shown.x * ppp)), x1 = int(std::lround((shown.x + shown.w) * ppp));
-    const int y0 = int(std::lround(shown.y * ppp)), y1 = int(std::lround((shown.y + shown.h) * ppp));
-    if (x1 <= x0 || y1 <= y0) return;
-    // The texture part under exactly these whole framebuffer pixels.
-    const PointD a = v.to_canvas({x0 / ppp, y0 / ppp}), b = v.to_canvas({x1 / ppp, y1 / ppp});
-    const float w = float(canvas.width()), h = float(canvas.height());
-    canvas.draw_part({x0, fb_h - y1, x1 - x0, y1 - y0},
-                     {float(a.x) / w, float(a.y) / h, float(b.x) / w, float(b.y) / h});
 }
 
 // F12 saves the canvas, Ctrl+Q quits (asking first), Esc cancels the kernel editor's dialogs.
@@ -182,6 +171,8 @@ private:
     void carry_out_requests_between_frames();
     void paint();
     void paint_or_tune();
+    void paint_side_b(bool tuning);
+    void place_canvas(const RectD& area);
     void inspect_after_paint();
     void take_fault(const CudaContextLost& e);
     bool faulted() const { return messages_.has(Topic::Fault); }
@@ -206,6 +197,7 @@ private:
     Clock::time_point last_frame_ = started_;
     Clock::time_point last_tick_ = started_; // the animation clock's last step (time_clock.h)
     WindowRecorder recorder_;                // the Record section's recording, a few frames per window frame
+    AbPainter ab_;                           // the A/B split's side B (made when the split first shows)
     double frame_ms_ = 0.0;
     FrameBreakdown breakdown_;
     IdleWait idle_;            // polls while the screen moves, else waits for input
@@ -215,6 +207,7 @@ private:
 UiScript::Hooks FrameLoop::script_hooks() {
     return {[this](const std::string& path) {
                 w_.painter.finish_painting(w_.canvas); // the picture the script waited for
+                ab_.finish_painting();
                 return write_image(path, w_.canvas.width(), w_.canvas.height(), w_.canvas.read_texture());
             },
             [this](const std::string& path) { return write_image(path, fb_w_, fb_h_, read_framebuffer(fb_w_, fb_h_)); },
@@ -304,9 +297,15 @@ void FrameLoop::paint_or_tune() {
                       ? std::nullopt
                       : pixel_to_inspect(s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height());
     p.record_writers(to_inspect_ && !s_.resolved.own); // custom ops' kernels record none
-    // The user's kernel marks repeats and block edges from its writer record (checked mode).
-    s_.job.marks = op_registry()[s_.job.op].user_code ? WriterMarks{s_.teach.flag_repeats, s_.teach.block_outlines}
-                                                      : WriterMarks{};
+    p.record_timeline(s_.timeline.on);
+    s_.timeline.canvas_block = block_of_pixel(s_.job, s_.resolved, w_.canvas.width(), w_.canvas.height(), to_inspect_);
+    // The user's kernel marks repeats, block edges and the inspected pixel's block from its writer
+    // record (checked mode), in the colour pass: its blocks have no shape the overlay knows.
+    s_.job.marks = WriterMarks{};
+    if (op_registry()[s_.job.op].user_code) {
+        s_.job.marks.repeats = s_.teach.flag_repeats, s_.job.marks.block_edges = s_.teach.block_outlines;
+        if (to_inspect_) s_.job.marks.outline_x = to_inspect_->x, s_.job.marks.outline_y = to_inspect_->y;
+    }
     if (!advance_tuner(s_, messages_, sweep_, p, w_.canvas)) {
         const std::optional<std::string> refusal =
             p.paint_responsive(s_.job, s_.resolved, w_.canvas, &s_.sources, s_.both_variants, kPaintWait);
@@ -317,6 +316,14 @@ void FrameLoop::paint_or_tune() {
     }
     messages_.clear(Topic::Paint);
     p.collect_timings();
+    paint_side_b(tuning);
+}
+
+// The split's side B, on A's backend, canvas size, images and clock; then the diff, every few frames.
+void FrameLoop::paint_side_b(bool tuning) {
+    if (!s_.ab.on || tuning) return;
+    ab_.paint(s_.ab, s_.job, w_.painter, w_.canvas, s_.sources, kPaintWait);
+    ab_.compare(s_.ab, w_.canvas);
 }
 
 // What the overlay shows of the inspected pixel: its value and the SM that wrote it.
@@ -338,18 +345,31 @@ void FrameLoop::build_panel() {
     if (widget_log()) widget_log()->begin_frame();
     const RectD area =
         draw_panel(s_, {w_.painter, frame_ms_, breakdown_, requests_, messages_, sweep_ ? &*sweep_ : nullptr});
-    const ImGuiIO& io = ImGui::GetIO();
-    s_.view.set_viewport(area, io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0);
-    s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
-    s_.view.set_whole_fit(s_.job.view != View::Pixels); // the teaching views' patterns, without moiré
+    place_canvas(area);
+    draw_ab_overlay(s_); // before the canvas' input: a press on the divider is the divider's
     handle_canvas_input(s_);
     note_painting(s_, w_.painter);
     if (!faulted() && !(sweep_ && sweep_->running()))
         draw_canvas_overlay({s_.job, s_.resolved, s_.teach, s_.view, w_.canvas.width(), w_.canvas.height(),
-                             messages_.text(Topic::Launch), inspected_, w_.painter.backend() == Backend::Cpu});
+                             messages_.text(Topic::Launch), inspected_, w_.painter.backend() == Backend::Cpu,
+                             s_.timeline.hovered_bar});
     ImGui::Render();
     if (widget_log()) widget_log()->end_frame();
     breakdown_.panel.add(micros_since(t_panel));
+}
+
+// The canvas in the area the panel leaves; side by side, A takes its left half and B the right.
+void FrameLoop::place_canvas(const RectD& area) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const double ppp = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0;
+    const bool side_by_side = s_.ab.on && s_.ab.split.layout == AbLayout::SideBySide;
+    const AbAreas halves = side_by_side_areas(area, ImGui::GetFontSize() * 0.5f);
+    s_.view.set_viewport(side_by_side ? halves.a : area, ppp);
+    s_.view.set_canvas_size(w_.canvas.width(), w_.canvas.height());
+    s_.view.set_whole_fit(s_.job.view != View::Pixels); // the teaching views' patterns, without moiré
+    if (!side_by_side) return;
+    s_.ab.b_view = s_.view; // the same zoom and pan, in B's half
+    s_.ab.b_view.set_viewport(halves.b, ppp);
 }
 
 // The canvas beside the panel, the panel on top.
@@ -361,6 +381,7 @@ void FrameLoop::draw() {
     glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     draw_canvas_view(w_.canvas, s_.view, fb_h_);
+    if (s_.ab.on) draw_ab_split(ab_, s_.ab, s_.view, fb_w_, fb_h_);
     glViewport(0, 0, fb_w_, fb_h_);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     breakdown_.draw.add(micros_since(t_draw));

@@ -22,6 +22,9 @@ __device__ inline unsigned kc_thread_in_block() {
     return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
 }
 
+// Whether index i is outside 0 .. n-1: one unsigned compare, a negative i being a huge one.
+__device__ inline bool kc_outside(long long i, long long n) { return (unsigned long long)i >= (unsigned long long)n; }
+
 // Counts an out-of-range access; the launch's first is named in full. Out of line: the views'
 // fast path keeps only a compare and a branch.
 __device__ __noinline__ void kc_report(KcViolation* v, int write, int image, long long index, int x, int y, int width,
@@ -45,6 +48,7 @@ __device__ inline unsigned kc_writer_number() {
 // thread in with a count of 1 and returns the word before; only where someone else had written
 // the pixel, an add carries their count over (exact under any interleaving: each writer adds the
 // count it displaced). A thread writing its pixel again (out[i].r, then out[i].g) counts once.
+// Each block's SM is noted once, by the entry (entry_checked.cuh), not by every write.
 __device__ inline void kc_note_writer(const KcRecord& r, long long i) {
     const unsigned me = kc_writer_number();
     const unsigned old = kc_atomic_exch(r.writers + i, 1u << 28 | me);
@@ -52,8 +56,6 @@ __device__ inline void kc_note_writer(const KcRecord& r, long long i) {
         const unsigned carried = (old >> 28) - ((old & 0x0FFFFFFFu) == me ? 1u : 0u);
         if (carried) kc_atomic_add(r.writers + i, (carried < 14u ? carried : 14u) << 28); // 15: 15 or more
     }
-    const unsigned long long block = kc_block_in_launch();
-    if (block < r.blocks) r.block_sm[block] = kc_sm();
 }
 
 // Grading compiles (KC_COUNT_ACCESSES, `kcanvas exercise check`) count each thread's global reads
@@ -91,7 +93,7 @@ struct KcOut {
 
     __device__ Pixel& at(long long i, int x, int y) const {
         KC_COUNT(*this, writes);
-        if (__builtin_expect(i < 0 || i >= n, 0)) {
+        if (__builtin_expect(kc_outside(i, n), 0)) {
             kc_report(check.violation, 1, 0, i, x, y, width, height);
             kc_refused_pixel = kc_poison(); // what a read through the reference sees
             return kc_refused_pixel;
@@ -113,7 +115,7 @@ struct KcOut {
     }
     __device__ void put(long long i, Pixel p) const {
         KC_COUNT(*this, writes);
-        if (i < 0 || i >= n) {
+        if (kc_outside(i, n)) {
             kc_report(check.violation, 1, 0, i, KC_NO_XY, KC_NO_XY, width, height);
             return;
         }
@@ -122,7 +124,7 @@ struct KcOut {
     }
     __device__ Pixel get(long long i) const {
         KC_COUNT(*this, reads);
-        if (i >= 0 && i < n) return kc_load_word(pixels + i);
+        if (!kc_outside(i, n)) return kc_load_word(pixels + i);
         kc_report(check.violation, 0, 0, i, KC_NO_XY, KC_NO_XY, width, height);
         return kc_poison();
     }
@@ -143,7 +145,7 @@ struct KcIn {
 
     __device__ Pixel get(long long i, int x, int y) const {
         KC_COUNT(*this, reads);
-        if (i >= 0 && i < n) return kc_load_word(pixels + i);
+        if (!kc_outside(i, n)) return kc_load_word(pixels + i);
         kc_report(violation, 0, image, i, x, y, width, height);
         return kc_poison();
     }

@@ -3,6 +3,10 @@
 extern "C" __global__ void kc_paint_checked(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, float t,
                                             KcCheck check) {
     if (check.max_blocks >= 0 && kc_block_in_launch() >= (unsigned long long)check.max_blocks) return;
+    if (check.record.writers && kc_thread_in_block() == 0u) { // the block's SM, once, for the views
+        const unsigned long long block = kc_block_in_launch();
+        if (block < check.record.blocks) check.record.block_sm[block] = kc_sm();
+    }
     const long long n = 1LL * width * height;
 #ifdef KC_COUNT_ACCESSES
     KcCounts counts = {0u, 0u};

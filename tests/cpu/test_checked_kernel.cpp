@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "gpu/kernel_check.h"
 #include "gpu/kernel_source.h"
@@ -191,6 +192,33 @@ TEST(WriterRecord, UnwrittenPixelsAreHatchedAndRepeatsTinted) {
     EXPECT_EQ(recorded_pixel(View::Sm, words, 4, 1, 3, 0, shown, block, grid, block_sm, 2, {}),
               view_colour(View::Sm, t, 9));
     EXPECT_EQ(recorded_pixel(View::Lane, words, 4, 1, 3, 0, shown, block, grid, block_sm, 2, {}), lane_colour(1));
+}
+
+// The inspected pixel's block gets a yellow edge in the colour pass: an 8x4 canvas written by two
+// blocks of 4x4 threads (the left and right halves, in 2d), inspected at (5, 1) in the right one.
+TEST(WriterRecord, TheInspectedPixelsBlockIsOutlinedAndNoOtherPixel) {
+    const int w = 8, h = 4;
+    const Dim3 block{4, 4, 1}, grid{2, 1, 1};
+    std::vector<unsigned> words(std::size_t(w) * h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const unsigned b = unsigned(x / 4), t = unsigned(y * 4 + x % 4);
+            words[std::size_t(y) * w + x] = 1u << 28 | (b * 16 + t + 1);
+        }
+    const unsigned block_sm[2] = {0, 0};
+    const Pixel shown{10, 20, 30, 255}, yellow = make_pixel(255, 230, 0);
+    WriterMarks marks;
+    marks.outline_x = 5, marks.outline_y = 1;
+    std::string seen;
+    for (int y = 0; y < h; ++y, seen += '\n')
+        for (int x = 0; x < w; ++x) {
+            const Pixel p =
+                recorded_pixel(View::Pixels, words.data(), w, h, x, y, shown, block, grid, block_sm, 2, marks);
+            seen += p == yellow ? 'Y' : p == shown ? '.' : '?';
+        }
+    EXPECT_EQ(seen, "....YYYY\n....Y..Y\n....Y..Y\n....YYYY\n");
+    marks.outline_x = -1;
+    EXPECT_EQ(recorded_pixel(View::Pixels, words.data(), w, h, 5, 0, shown, block, grid, block_sm, 2, marks), shown);
 }
 
 } // namespace

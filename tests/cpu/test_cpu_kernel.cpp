@@ -115,9 +115,13 @@ TEST_F(CpuKernel, EveryStarterCompilesInBothModesAndPaintsItsReferencePicture) {
                         want = rgb(m(pa.r, pb.r), m(pa.g, pb.g), m(pa.b, pb.b));
                     }
                     if (s.name == "waves") { // in double: the float math may differ by one step
-                        const double t = 1.5, cx = w * (0.5 + 0.25 * std::cos(0.7 * t)),
-                                     cy = h * (0.5 + 0.25 * std::sin(0.9 * t));
-                        const double d = std::hypot(x - cx, y - cy), wave = 0.5 + 0.5 * std::sin(d * 0.08 - 4 * t);
+                        auto wave01 = [](double s) {
+                            const double tri = std::abs(2 * (s - std::floor(s)) - 1);
+                            return tri * tri * (3 - 2 * tri);
+                        };
+                        const double t = 1.5, cx = w * (0.25 + 0.5 * wave01(0.11 * t)),
+                                     cy = h * (0.25 + 0.5 * wave01(0.14 * t));
+                        const double d = std::hypot(x - cx, y - cy), wave = wave01(d * 0.0125 - 0.64 * t);
                         auto c = [](double v) { return std::clamp(int(std::lround(v * 255)), 0, 255); };
                         want = rgb(c(wave * f.a[i].r / 255), c(0.3 * wave + 0.5 * f.a[i].g / 255), c(1 - 0.6 * wave));
                         tolerance = 1;

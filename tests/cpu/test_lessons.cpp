@@ -2,6 +2,7 @@
 // model's answers (worked out by hand below from the launch), a broken step is named, and the
 // command line's list, check and export behave as documented.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -10,7 +11,6 @@
 
 #include "app/lesson/lesson.h"
 #include "app/lesson/lesson_check.h"
-#include "gpu/cpu_emulator.h"
 #include "tests/support/gif_file.h"
 #include "tests/support/image_file.h"
 #include "tests/support/reference.h"
@@ -29,10 +29,8 @@ Lesson shipped(const std::string& name) {
 }
 
 StepPainter cpu_painter() {
-    return [](const Preset& p, std::vector<Pixel>& pixels) {
-        pixels.assign(std::size_t(p.job.params.width) * p.job.params.height, Pixel{});
-        return CpuGridEmulator(2).paint(p.job, pixels.data());
-    };
+    setenv("KCANVAS_KERNEL_HOST", KC_KERNEL_HOST, 1); // the sandbox's host of this build, not an installed one
+    return cpu_step_painter();
 }
 
 // The answers of a lesson's steps, "" where a step asks nothing.
@@ -83,6 +81,40 @@ TEST(Lessons, TutorialPicturesArePixelExact) {
     expect_step(0, [](int x, int y) { return ref::gradient(x, y, 800, 800); });
     expect_step(4, [](int x, int y) { return ref::checkerboard(x, y, 80); });
     expect_step(5, [](int x, int y) { return ref::tutorial_merge(x, y, 800, 800, 80); });
+}
+
+// Block 32x8 in 2d: thread (5, 7) of block (3, 2) is x = 3*32 + 5, y = 2*8 + 7. On 810x600 the grid
+// rounds up to 26 x 75 = 832 x 600 threads, 13200 of them idle; 25 x 75 leaves 10 columns of 600
+// pixels; 26 x 76 has 832 x 608 - 810 x 600 idle. Without the check on y, thread (0, 0) of block
+// (0, 75) is y = 600: out[600 * 810] = out[486000], the first index past the end.
+TEST(Lessons, IndexingAnswersFollowTheTwoDFormulaAndNameTheWritePastTheEnd) {
+    const Lesson l = shipped("indexing");
+    const std::vector<std::string> expected = {"pixel (101, 23)", "13200", "6000", "19856", "486000", "19856"};
+    EXPECT_EQ(answers(l), expected);
+    const LessonStep& s = l.steps[4];
+    const auto a = answer_question(*s.question, s.preset, {});
+    ASSERT_TRUE(std::holds_alternative<Answer>(a));
+    const std::string why = std::get<Answer>(a).why;
+    EXPECT_NE(why.find("thread (0,0) of block (0,75) wrote out[486000]: past the end (810x600 = 486000 pixels); its "
+                       "y = blockIdx.y*blockDim.y + threadIdx.y = 600 >= height 600"),
+              std::string::npos)
+        << why;
+    EXPECT_TRUE(reply_matches(std::get<Answer>(a), "486000"));
+}
+
+// The step without the check on y runs the student's kernel (on the CPU here, in the sandbox):
+// checked mode drops the writes past the end, and every pixel of the canvas is the gradient's.
+TEST(Lessons, TheKernelWithoutTheCheckOnYPaintsTheGradientAndWritesNothingPastTheEnd) {
+    const Lesson l = shipped("indexing");
+    std::vector<Pixel> pixels;
+    const auto e = cpu_painter()(l.steps[4].preset, pixels);
+    if (e && e->find("C++ compiler") != std::string::npos) GTEST_SKIP() << *e;
+    ASSERT_EQ(e, std::nullopt) << *e;
+    ASSERT_EQ(pixels.size(), 810u * 600u);
+    for (int y = 0; y < 600; ++y)
+        for (int x = 0; x < 810; ++x)
+            ASSERT_TRUE(ref::same_rgb(pixels[std::size_t(y) * 810 + x], ref::gradient(x, y, 810, 600)))
+                << x << "," << y;
 }
 
 // 32x8 in 2d: 128 contiguous bytes, 4 sectors, 1 line; columns: 32 lines; 1x32: 32 sectors.

@@ -261,6 +261,31 @@ TEST_F(GpuUserKernel, HeadlessCompileErrorAndPicture) {
             ASSERT_EQ(img.pixels[std::size_t(y) * 320 + x], gradient_at(x, y, 320, 200)) << x << "," << y;
 }
 
+// Same kernel, same pixels: every starter's picture from the CPU backend (g++, in the sandbox) is
+// byte for byte the GPU's (NVRTC), at a size no block divides and a t where the waves have moved.
+TEST_F(GpuUserKernel, EveryStarterPaintsTheSameBytesOnTheCpuBackendAsOnTheGpu) {
+    const std::string dir = ::testing::TempDir() + "/kc_cpu_vs_gpu";
+    std::filesystem::create_directories(dir);
+    for (const StarterKernel& s : starter_kernels()) {
+        SCOPED_TRACE(s.name);
+        const std::string kernel = std::string(KC_ASSETS) + "/kernels/" + std::string(s.name) + ".cu";
+        const std::string args = " --frames 40 --size 801x603 --kernel " + kernel + " --out " + dir + "/";
+        const auto gpu = test::run("--headless" + test::gpu_flag() + args + "gpu.png");
+        if (gpu.exit_code == 1 && gpu.output.find("cannot render headless") != std::string::npos)
+            GTEST_SKIP() << "no headless EGL: " << gpu.output;
+        ASSERT_EQ(gpu.exit_code, 0) << gpu.output;
+        const auto cpu = test::run("--headless --backend cpu" + args + "cpu.png");
+        if (cpu.exit_code != 0 && cpu.output.find("need a C++ compiler") != std::string::npos)
+            GTEST_SKIP() << cpu.output;
+        ASSERT_EQ(cpu.exit_code, 0) << cpu.output;
+        const auto from_gpu = test::load_png(dir + "/gpu.png"), from_cpu = test::load_png(dir + "/cpu.png");
+        ASSERT_EQ(from_gpu.pixels.size(), 801u * 603);
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < from_gpu.pixels.size(); ++i) differ += from_gpu.pixels[i] != from_cpu.pixels[i];
+        EXPECT_EQ(differ, 0u) << "pixels that differ between the backends";
+    }
+}
+
 // A kernel that faults exits 1, says why and saves its source. Opt-in: on the H200 machine a
 // faulting kernel (Xid 31, an MMU fault on the graphics engine) left the pbo present path hanging
 // in the processes that came after it (the surface and staged paths still ran; the watchdog ends

@@ -179,6 +179,7 @@ TEST(GuiPanels, EachViewPickedShowsItsOwnLegend) {
                                                          {"lane", "lane = flattened threadIdx % 32"},
                                                          {"linear", "Brightness = the thread's linear index"},
                                                          {"sm", "One colour per SM that ran the block"},
+                                                         {"start", "Colour = when the pixel's block started"},
                                                          {"pixels", "The operation's output."}};
     std::string script = std::string("size ") + kSize + "\nwait 2\n";
     for (const auto& [view, legend] : views)

@@ -13,6 +13,7 @@
 #include "app/ui/overlay/canvas_overlay.h"
 #include "app/ui/panels/teach_panel.h"
 #include "app/ui/widgets.h"
+#include "gpu/block_timeline.h"
 #include "gpu/registry.h"
 #include "gpu/thread_of_pixel.h"
 
@@ -197,7 +198,7 @@ void inspect(const OverlayInput& in, const Dim3& grid, const InspectedPixel& p) 
     }
     const PixelWriter wr =
         user_code ? recorded_writer(*p.record_word, l.block, grid) : thread_of_pixel(l, grid, w, h, x, y);
-    if (wr.covered && !user_code) // the user's blocks have no shape the overlay knows: the block view shows them
+    if (wr.covered && !user_code) // the user's blocks have no shape the overlay knows: the colour pass outlines them
         for (const Outline& o : block_outlines(l, grid, w, h, wr.block_idx))
             draw_outline(d, t, o, IM_COL32(255, 230, 0, 255), 2.5f);
     d->AddRect(t.to_screen(float(x), float(y)), t.to_screen(float(x + 1), float(y + 1)), IM_COL32(255, 255, 255, 255));
@@ -227,6 +228,16 @@ void draw_launch_overlays(const OverlayInput& in, const Dim3& grid) {
             d->AddRectFilled(t.to_screen(float(r.x), float(r.y)), t.to_screen(float(r.x + r.w), float(r.y + r.h)),
                              IM_COL32(255, 40, 40, 70));
     if (in.teach.block_outlines) draw_block_boundaries(d, t, l, grid, w, h);
+}
+
+// The block whose bar the SM timeline's mouse is over, in the chart's cyan.
+void outline_timeline_block(const OverlayInput& in, long long block) {
+    const LaunchConfig& l = in.resolved.launch;
+    if (in.resolved.own || op_registry()[in.job.op].user_code || block >= in.resolved.grid.count()) return;
+    const CanvasTransform t(in.view);
+    for (const Outline& o :
+         block_outlines(l, in.resolved.grid, in.canvas_width, in.canvas_height, block_index(in.resolved.grid, block)))
+        draw_outline(ImGui::GetBackgroundDrawList(), t, o, IM_COL32(0, 255, 255, 255), 3.0f);
 }
 
 } // namespace
@@ -269,6 +280,7 @@ void draw_canvas_overlay(const OverlayInput& in) {
     if (legal && overlays_apply(in.job, in.canvas_width, in.canvas_height)) {
         draw_launch_overlays(in, in.resolved.grid);
         if (in.inspected) inspect(in, in.resolved.grid, *in.inspected);
+        if (in.timeline_block) outline_timeline_block(in, *in.timeline_block);
     }
     draw_refusal_banner(in.view, in.refusal);
     d->PopClipRect();

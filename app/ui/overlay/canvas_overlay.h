@@ -33,6 +33,7 @@ struct OverlayInput {
     std::string_view refusal;                // why the frame's launch was refused; empty: it ran
     std::optional<InspectedPixel> inspected; // none: no inspector this frame
     bool cpu_backend;
+    std::optional<long long> timeline_block = std::nullopt; // the SM timeline's hovered bar: outlined
 };
 
 // Whether the overlays describe this canvas: not while its size differs from the job's. For the

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cfloat>
 
+#include "app/ab/ab_state.h"
+#include "app/ab/pixel_diff.h"
+#include "app/ab/split_picture.h"
 #include "app/ui/overlay/canvas_overlay.h"
 #include "app/ui/panels/teach_panel.h"
 #include "app/ui/ui_scale.h"
@@ -182,6 +185,27 @@ std::optional<std::string> RecordRenderer::render(const RecordFrame& f, const Re
             probe_pixel(painter_, canvas_, f.job, resolved, {overlays.inspect->first, overlays.inspect->second});
     if (!overlay_) overlay_ = std::make_unique<Overlay>(canvas_.width(), canvas_.height());
     composite_over(out, overlay_->draw(f, overlays, inspected, painter_.backend() == Backend::Cpu));
+    return std::nullopt;
+}
+
+RecordOverlays side_b_overlays(const RecordOverlays& a) {
+    RecordOverlays b = a;
+    b.caption = b.legend = false;
+    b.inspect.reset();
+    return b;
+}
+
+std::optional<std::string> render_split_frame(const AbSplit& split, const RecordFrame& f, const Recorder::Render& a,
+                                              const Recorder::Render& b, std::vector<Pixel>& out) {
+    std::vector<Pixel> pixels_a, pixels_b;
+    if (auto e = a(f, pixels_a)) return e;
+    RecordFrame frame_b = f;
+    frame_b.job = side_b_job(split, f.job);
+    if (auto e = b(frame_b, pixels_b)) return "side B: " + *e;
+    const PixelDiff diff = diff_pixels(pixels_a, pixels_b);
+    out =
+        split_picture(pixels_a, pixels_b, f.job.params.width, f.job.params.height, split, split.diff ? &diff : nullptr)
+            .pixels;
     return std::nullopt;
 }
 

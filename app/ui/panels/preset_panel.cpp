@@ -20,6 +20,10 @@ Preset preset_of(const UiState& s) {
     p.block_outlines = s.teach.block_outlines;
     p.inspect = s.teach.pinned_pixel;
     if (!s.view.fitted()) p.canvas_zoom = s.view.zoom();
+    if (s.ab.on) {
+        p.ab = s.ab.split;
+        p.ab->b = side_b_job(s.ab.split, p.job);
+    }
     return p;
 }
 
@@ -43,6 +47,8 @@ void apply_preset(const Preset& p, UiState& s, Requests& requests) {
     s.teach.block_outlines = p.block_outlines;
     s.teach.pinned_pixel = p.inspect;
     requests.push(request::SetZoom{p.canvas_zoom.value_or(0.0)});
+    s.ab.on = p.ab.has_value(); // a preset without a split shows one picture
+    if (p.ab) s.ab.split = *p.ab, s.ab.b_chosen = true;
 }
 
 namespace {

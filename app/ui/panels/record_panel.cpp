@@ -20,6 +20,7 @@
 #include "app/ui/ui_state.h"
 #include "app/ui/widgets.h"
 #include "gpu/registry.h"
+#include "gpu/user_kernel.h"
 #include "render/io/atomic_file.h"
 
 namespace kc {
@@ -154,26 +155,51 @@ void record_section(UiState& s, Requests& requests) {
 // canvas keeps painting and showing while it records.
 class WindowRecording {
 public:
+    // `ab`: the split to record (side B gets a painter and renderer of its own), or null.
     WindowRecording(const RecordPlan& plan, std::unique_ptr<FrameEncoder> encoder, Backend backend,
-                    const SourceImages& sources, const std::string& kernel_source, KernelMode mode, std::string path)
+                    const SourceImages& sources, const std::string& kernel_source, KernelMode mode, std::string path,
+                    const AbSplit* ab)
         : path(std::move(path)), painter_(backend), renderer_(painter_, plan.job.params.width, plan.job.params.height),
           sources_(sources), recorder_(plan, std::move(encoder), [this](const RecordFrame& f, std::vector<Pixel>& out) {
-              return renderer_.render(f, recorder_.plan().overlays, &sources_, out);
+              return render(f, out);
           }) {
         sources_.fit(plan.job.params.width, plan.job.params.height);
-        if (op_registry()[plan.job.op].user_code) {
-            const KernelCompile k = painter_.compile_user_kernel(kernel_source, "kernel.cu", mode);
-            if (!k.ok) throw std::runtime_error("your kernel does not compile: " + k.log);
-        }
+        compile(painter_, plan.job.op, kernel_source, mode, "your kernel");
+        if (!ab) return;
+        ab_ = *ab;
+        painter_b_ = std::make_unique<FramePainter>(backend);
+        renderer_b_ = std::make_unique<RecordRenderer>(*painter_b_, plan.job.params.width, plan.job.params.height);
+        compile(*painter_b_, ab->b.op,
+                ab->b_kernel_source.empty() ? std::string(default_starter().source) : ab->b_kernel_source,
+                ab->b_kernel_mode, "side B's kernel");
     }
     Recorder& recorder() { return recorder_; }
     const std::string path;
 
 private:
+    static void compile(FramePainter& p, int op, const std::string& source, KernelMode mode, const char* whose) {
+        if (!op_registry()[op].user_code) return;
+        const KernelCompile k = p.compile_user_kernel(source, "kernel.cu", mode);
+        if (!k.ok) throw std::runtime_error(std::string(whose) + " does not compile: " + k.log);
+    }
+    std::optional<std::string> render(const RecordFrame& f, std::vector<Pixel>& out) {
+        const Recorder::Render a = [this](const RecordFrame& frame, std::vector<Pixel>& pixels) {
+            return renderer_.render(frame, recorder_.plan().overlays, &sources_, pixels);
+        };
+        if (!ab_) return a(f, out);
+        const Recorder::Render b = [this](const RecordFrame& frame, std::vector<Pixel>& pixels) {
+            return renderer_b_->render(frame, side_b_overlays(recorder_.plan().overlays), &sources_, pixels);
+        };
+        return render_split_frame(*ab_, f, a, b, out);
+    }
+
     FramePainter painter_;
     RecordRenderer renderer_;
     SourceImages sources_;
     Recorder recorder_;
+    std::optional<AbSplit> ab_;
+    std::unique_ptr<FramePainter> painter_b_;
+    std::unique_ptr<RecordRenderer> renderer_b_; // after its painter: it goes first
 };
 
 WindowRecorder::WindowRecorder() = default;
@@ -212,13 +238,16 @@ std::optional<std::string> start_recording(UiState& s, const FramePainter& paint
     const auto [width, height] = size_of(s);
     if (auto e = canvas_size_error(width, height)) return "recording size: " + *e;
     const RecordPlan plan = plan_from_window(s);
-    if (auto e = record_output_error(path, width, height, r.fps)) return e;
+    // The split records as it shows: A and B side by side make a frame twice as wide.
+    const int frame_width = s.ab.on && s.ab.split.layout == AbLayout::SideBySide ? 2 * width : width;
+    if (auto e = record_output_error(path, frame_width, height, r.fps)) return e;
     if (auto e = read_only_error(path)) return *e + ": make it writable, or choose another name";
     if (auto e = plan_error(plan)) return e;
-    auto opened = open_encoder({path, width, height, double(r.fps), plan.frames});
+    auto opened = open_encoder({path, frame_width, height, double(r.fps), plan.frames});
     if (auto* e = std::get_if<std::string>(&opened)) return *e;
     w.recording = std::make_unique<WindowRecording>(plan, std::move(std::get<std::unique_ptr<FrameEncoder>>(opened)),
-                                                    painter.backend(), s.sources, s.kernel.source, s.kernel.mode, path);
+                                                    painter.backend(), s.sources, s.kernel.source, s.kernel.mode, path,
+                                                    s.ab.on ? &s.ab.split : nullptr);
     return std::nullopt;
 }
 

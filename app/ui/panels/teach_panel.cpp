@@ -146,6 +146,17 @@ void sm_legend(Say say) {
     }
 }
 
+void start_legend(Say say) {
+    say("Colour = when the pixel's block started, from the launch's first start (deep blue) to its last "
+        "(yellow): the SM timeline's bars in the same colours. Blocks of one wave share a colour; the tail's are "
+        "yellow.");
+    const std::pair<float, const char*> stops[] = {{0.0f, "first"}, {0.5f, "middle"}, {1.0f, "last start"}};
+    for (const auto& [f, name] : stops) {
+        swatch(fmt::format("##st{}", name).c_str(), start_ramp_colour(f), name);
+        if (f < 1.0f) ImGui::SameLine();
+    }
+}
+
 void legend(const PaintJob& job, const Dim3& grid, bool prose = true) {
     const Say say = prose ? Say([](std::string_view text) { kc::wrapped(text); }) : Say([](std::string_view) {});
     const Dim3& b = job.launch.block;
@@ -170,6 +181,9 @@ void legend(const PaintJob& job, const Dim3& grid, bool prose = true) {
         break;
     case View::Sm:
         sm_legend(say);
+        break;
+    case View::Start:
+        start_legend(say);
         break;
     }
     hatch_swatch("hatched: no thread writes this pixel");

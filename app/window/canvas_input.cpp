@@ -13,7 +13,14 @@ namespace kc {
 
 namespace {
 
-PointD mouse() { return {ImGui::GetIO().MousePos.x, ImGui::GetIO().MousePos.y}; }
+// The mouse where side A's view would see it: over side B's half of the A/B split side by side,
+// the same point of A's half, so the wheel and drags there zoom and pan both alike.
+PointD mouse(const UiState& s) {
+    const PointD at{ImGui::GetIO().MousePos.x, ImGui::GetIO().MousePos.y};
+    const RectD& b = s.ab.b_view.viewport();
+    if (!s.ab.on || s.ab.split.layout != AbLayout::SideBySide || !b.contains(at)) return at;
+    return {at.x - b.x + s.view.viewport().x, at.y - b.y + s.view.viewport().y};
+}
 
 bool is_fractal(const UiState& s) { return uses_param(op_registry()[s.job.op], "zoom"); }
 
@@ -37,7 +44,7 @@ void pan_fractal(UiState& s, float dx, float dy) {
 // The fractal zooms about the point under the cursor (canvas y counts from the top, as the kernels do).
 void zoom_fractal(UiState& s, float notches) {
     OpParams& p = s.job.params;
-    const PointD m = s.view.to_canvas(mouse());
+    const PointD m = s.view.to_canvas(mouse(s));
     const double dx = m.x - p.width / 2.0, dy = m.y - p.height / 2.0;
     const double before_x = p.center_x + dx * p.scale, before_y = p.center_y + dy * p.scale;
     p.scale *= std::pow(0.8, notches);
@@ -53,12 +60,12 @@ void wheel_zoom_view(UiState& s, float notches) {
     const int steps = static_cast<int>(s.gesture.wheel);
     if (steps == 0) return;
     s.gesture.wheel -= static_cast<float>(steps);
-    s.view.zoom_step(mouse(), steps);
+    s.view.zoom_step(mouse(s), steps);
 }
 
 void handle_wheel(UiState& s) {
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.MouseWheel == 0.0f || io.WantCaptureMouse || !s.view.pixel_at(mouse())) return;
+    if (io.MouseWheel == 0.0f || io.WantCaptureMouse || !s.view.pixel_at(mouse(s))) return;
     if (is_fractal(s) && !io.KeyCtrl)
         zoom_fractal(s, io.MouseWheel);
     else
@@ -70,9 +77,9 @@ void handle_drag(UiState& s) {
     const ImGuiIO& io = ImGui::GetIO();
     CanvasGesture& g = s.gesture;
     if (g.drag_button >= 0 && !io.MouseDown[g.drag_button]) g.drag_button = -1;
-    if (g.drag_button < 0 && !io.WantCaptureMouse && s.view.viewport().contains(mouse())) {
+    if (g.drag_button < 0 && !io.WantCaptureMouse && s.view.viewport().contains(mouse(s))) {
         if (io.MouseClicked[0] && lesson_waits_for_click(s)) // the student's answer to "click the pixel"
-            if (const auto p = s.view.pixel_at(mouse())) s.lesson.clicked = std::pair{p->x, p->y};
+            if (const auto p = s.view.pixel_at(mouse(s))) s.lesson.clicked = std::pair{p->x, p->y};
         for (int button : {0, 1, 2}) {
             if (!io.MouseClicked[button]) continue;
             g.drag_button = button;

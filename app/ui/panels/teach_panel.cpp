@@ -149,7 +149,7 @@ void sm_legend(Say say) {
 void start_legend(Say say) {
     say("Colour = when the pixel's block started, from the launch's first start (deep blue) to its last "
         "(yellow): the SM timeline's bars in the same colours. Blocks of one wave share a colour; the tail's are "
-        "yellow.");
+        "yellow. Only the per-pixel ops record start times: for custom ops and your kernel this view means nothing.");
     const std::pair<float, const char*> stops[] = {{0.0f, "first"}, {0.5f, "middle"}, {1.0f, "last start"}};
     for (const auto& [f, name] : stops) {
         swatch(fmt::format("##st{}", name).c_str(), start_ramp_colour(f), name);

@@ -99,6 +99,7 @@ find "$cache" -maxdepth 1 -name 'run.*' -mmin +720 | while read -r old; do remov
 work=$(mktemp -d "$cache/run.XXXXXX")
 trap 'remove_root "$work"' EXIT
 cp -a "$deps/." "$work"
+touch "$work" # cp -a gave it the deps root's time: the age above is the run's
 flock -u 9
 # The checkout as git sees it (tracked files and new ones it does not ignore): no build folders.
 mkdir -p "$work/src"

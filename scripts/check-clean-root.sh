@@ -3,11 +3,13 @@
 # (debootstrap minbase, no CUDA toolkit) it runs install-deps.sh, copies the checkout in and runs
 # steps there that need nothing more, then a headless CPU render that must write its PNG. A package
 # missing from install-deps.sh fails it. Needs root (chroot; mounts in a mount namespace of its own).
-#   scripts/check-clean-root.sh ['COMMAND' run in the root's checkout (default: CI's steps below)]
+#   scripts/check-clean-root.sh ['COMMANDS' run in the root's checkout (default: CI's steps below)]
 # The default steps are CI's CPU-only ones, run here instead of on the host, so the proof costs CI
 # only the root's own set-up: scripts/sanitize.sh (the ASan/UBSan build, its cpu and gui tests
 # under Xvfb), scripts/package.sh + check-package.sh on that tree (without LeakSanitizer: the
 # package's run has none of sanitize.sh's suppressions for the GL drivers), and scripts/fuzz.sh.
+# The fuzz targets build at nice 19 beside the sanitizer's build and tests (the gui tests take
+# turns on one display and leave a core idle); each step's seconds are printed.
 #
 # Cached in $KC_CLEAN_ROOT_CACHE (default /var/cache/kcanvas-ci) between runs on one machine:
 #   bookworm-minbase      debootstrap --variant=minbase (about 1.5 min and 200 MB, once);
@@ -16,22 +18,38 @@
 #                         minbase root, so the cache never proves a list that is not the current one;
 #   apt-archives          the .deb files apt fetched, so installing anew downloads nothing twice.
 # Each run works in a fresh copy of the deps root (the checkout and its build trees are new every
-# time) and deletes it afterwards.
+# time), in a folder of its own (run.XXXXXX), and deletes it afterwards: runs at once do not meet.
+# Making and copying the cached roots happen under a lock ($cache/lock), so one run never copies a
+# root that another is making or removing.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 cache=${KC_CLEAN_ROOT_CACHE:-/var/cache/kcanvas-ci}
 mirror=http://deb.debian.org/debian
-steps=${1:-scripts/sanitize.sh -j$(nproc) && scripts/package.sh build-asan >/dev/null &&
-  ASAN_OPTIONS=detect_leaks=0 scripts/check-package.sh build-asan/kcanvas_*.deb && scripts/fuzz.sh 60}
+# (in the root's bash, errexit on: each line that fails ends the steps)
+default_steps=$(cat <<'STEPS'
+timed() { local started=$SECONDS status=0; "$@" || status=$?; echo "== clean root: $((SECONDS - started)) s  $*" >&2; return $status; }
+nice -n 19 scripts/fuzz.sh --build-only >/tmp/fuzz-build.log 2>&1 &
+fuzz_build=$!
+timed scripts/sanitize.sh -j"$(nproc)"
+timed scripts/package.sh build-asan >/tmp/package.log
+ASAN_OPTIONS=detect_leaks=0 timed scripts/check-package.sh build-asan/kcanvas_*.deb
+timed wait $fuzz_build || { cat /tmp/fuzz-build.log; echo "check-clean-root: building the fuzz targets failed" >&2; exit 1; }
+timed scripts/fuzz.sh 60
+STEPS
+)
+steps=${1:-$default_steps}
 [ "$(id -u)" -eq 0 ] || { echo "check-clean-root: needs root (debootstrap, chroot)" >&2; exit 2; }
 stamp() { printf '%5d s  check-clean-root: %s\n' "$SECONDS" "$*"; }
 mkdir -p "$cache/apt-archives/partial"
+exec 9>"$cache/lock"
+flock 9
 
 # chroot_run ROOT COMMAND: COMMAND by bash in ROOT with /proc, /dev, /sys, a fresh /tmp and the
-# shared apt archive mounted in a private mount namespace, so the mounts vanish with it.
+# shared apt archive mounted in a private mount namespace, so the mounts vanish with it; in a PID
+# namespace of its own, so nothing it left running (a background build of a failed run) outlives it.
 chroot_run() {
   cp /etc/resolv.conf "$1/etc/resolv.conf"
-  unshare --mount --propagation private bash -euo pipefail -c '
+  unshare --mount --propagation private --pid --fork bash -euo pipefail -c '
     mount -t proc proc "$1/proc"
     mount --rbind /dev "$1/dev"
     mount -t sysfs sys "$1/sys"
@@ -76,19 +94,22 @@ else
   stamp "install-deps.sh is unchanged since $deps was made from the minbase root by it"
 fi
 
-work=$cache/bookworm-run
-remove_root "$work"
-cp -a "$deps" "$work"
+# Runs killed before they could clean up leave their folders; none lives half a day.
+find "$cache" -maxdepth 1 -name 'run.*' -mmin +720 | while read -r old; do remove_root "$old" || true; done
+work=$(mktemp -d "$cache/run.XXXXXX")
 trap 'remove_root "$work"' EXIT
+cp -a "$deps/." "$work"
+touch "$work" # cp -a gave it the deps root's time: the age above is the run's
+flock -u 9
 # The checkout as git sees it (tracked files and new ones it does not ignore): no build folders.
 mkdir -p "$work/src"
 (cd "$src" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$work/src"
 stamp "copied the checkout into a fresh copy of that root"
 
-# (errexit skips the commands of an && list but its last: the steps' failure ends the run by hand)
+# (the steps run in a bash of their own, so that errexit stops them at the first that fails)
 chroot_run "$work" "cd /src
   scripts/install-deps.sh
-  $steps || { echo 'check-clean-root: a step failed in the clean root' >&2; exit 1; }
+  bash -euo pipefail -c $(printf %q "$steps") || { echo 'check-clean-root: a step failed in the clean root' >&2; exit 1; }
   # The binary built here renders a picture with what the root has (CPU backend, no display).
   ASAN_OPTIONS=detect_leaks=0 build-asan/kcanvas --headless --backend cpu --frames 2 --size 320x200 \
     --op blend --image assets/logo.png --image2 assets/rose.jpg --out /src/clean-root.png

@@ -2,6 +2,8 @@
 # Builds a CPU-only tree (KC_WITH_CUDA=OFF) with AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer (build-asan, -DKC_SANITIZE=address,undefined) and runs its cpu and gui tests under
 # Xvfb; any report fails the test it is in. .ci/run runs it: it is also CI's KC_WITH_CUDA=OFF build.
+# Tests labelled slow (gui tests that take minutes under ASan: tests/CMakeLists.txt's
+# KC_SLOW_UNDER_SANITIZERS) are left out here; scripts/test.sh runs them unsanitized.
 #   scripts/sanitize.sh [ctest args...]
 #   KC_SANITIZE_CXX=g++ KC_SANITIZE_CC=gcc scripts/sanitize.sh     (another compiler)
 # -O1 -g1 rather than RelWithDebInfo's -O2 -g: ASan's usual level, and reports still name
@@ -32,8 +34,9 @@ export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:strict_string_checks
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0
 cd "$build"
+echo "sanitize.sh: leaves out the $(ctest -N -L slow | grep -c 'Test *#') tests labelled slow (scripts/test.sh runs them)"
 if [ -n "${DISPLAY:-}" ]; then
-  ctest --output-on-failure -L 'cpu|gui' "$@"
+  ctest --output-on-failure -L 'cpu|gui' -LE slow "$@"
 else
-  xvfb-run -a -s "-screen 0 1400x900x24" ctest --output-on-failure -L 'cpu|gui' "$@"
+  xvfb-run -a -s "-screen 0 1400x900x24" ctest --output-on-failure -L 'cpu|gui' -LE slow "$@"
 fi

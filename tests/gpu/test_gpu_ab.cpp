@@ -57,8 +57,13 @@ TEST_P(GpuAb, IdenticalSidesAndDifferentOnesOnTheGpu) {
     EXPECT_EQ(same["backend"], GetParam());
     EXPECT_EQ(same["timed_by"], "CUDA events");
     EXPECT_EQ(same["diff_pixels"], 0);
-    EXPECT_EQ(same["a"]["kernel"]["samples"], 40);
-    EXPECT_EQ(same["b"]["kernel"]["samples"], 40);
+    // Every frame is timed where the path waits for its copy (staged); the interop path's event
+    // ring never waits, so frames whose events are still pending give no sample (9 of 40 on the H200).
+    for (const char* side : {"a", "b"}) {
+        const int samples = same[side]["kernel"]["samples"].get<int>();
+        EXPECT_GE(samples, 5) << side;
+        EXPECT_LE(samples, 40) << side;
+    }
     EXPECT_LE(same["ratio_low"].get<double>(), 1.0) << same.dump();
     EXPECT_GE(same["ratio_high"].get<double>(), 1.0) << same.dump();
     long long expected = 0;

@@ -100,6 +100,7 @@ TEST(ScriptVerbs, QuickClickAndIdleRunWithoutAWindow) {
 // scripts/sanitize.sh found in the GuiKeys tests. No window: an ImGui context on its own.
 TEST(Widgets, AGrowingTextBoxIsRecordedFromItsNewBuffer) {
     ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr; // no imgui.ini left in the test's folder
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(400, 300);
     unsigned char* pixels = nullptr;

@@ -36,7 +36,7 @@ TEST(GuiTimeline, HoveringABarOutlinesItsBlockAndHoveringThePixelMarksItsBar) {
                                                    "click SM timeline\nclick Record the timeline\nwait 5\n"
                                                    "expect blocks on\nhover timeline chart\nwait 3\ntext\n"
                                                    "where timeline chart\nscreenshot {dir}/bar.png\n"
-                                                   "hover 1000,420\nwait 3\ntext\nquit\n");
+                                                   "hover 1000,420\nexpect its bar marked\ntext\nquit\n");
     ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
     const std::string& out = run.result.output;
     // The bar under the mouse names its block, and the canvas shows that block's outline.

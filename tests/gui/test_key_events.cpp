@@ -29,6 +29,7 @@ protected:
         if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display: run under xvfb-run (the test script does)";
         window = std::make_unique<GlfwWindow>(64, 64, "key events test", false);
         ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr; // no imgui.ini left in the test's folder
         keys = std::make_unique<KeyEvents>(window->handle());
         send = installed_callback(window->handle());
         ASSERT_NE(send, nullptr);

@@ -23,6 +23,7 @@ protected:
         if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display: run under xvfb-run (the test script does)";
         window = std::make_unique<GlfwWindow>(64, 64, "mouse events test", false);
         ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr; // no imgui.ini left in the test's folder
         mouse = std::make_unique<MouseEvents>(window->handle());
     }
     void TearDown() override {

@@ -115,6 +115,7 @@ shoot_checked 1920x1080-200 1920x1080 --ui-scale 200
 shoot_exercise() { # NAME SCREEN_WxH SCROLL EXTRA_ARGS...
   local name=$1 screen=$2 scroll=$3
   shift 3
+  local w=${screen%x*} h=${screen#*x}
   cat >"$tmp/exercise-$name.txt" <<SCRIPT
 window ${screen}
 wait 3
@@ -125,6 +126,7 @@ click Show a hint
 click Check
 await 600 Not yet: your kernel fails with
 wheel -$scroll 40,300
+hover $((w - 20)),$((h / 2))
 wait 5
 screenshot $root/assets/screenshot-exercise-diff-$name.png
 quit
@@ -135,4 +137,4 @@ SCRIPT
 }
 shoot_exercise 1280x800 1280x800 4
 shoot_exercise 1920x1080 1920x1080 2
-shoot_exercise 1920x1080-200 1920x1080 8 --ui-scale 200
+shoot_exercise 1920x1080-200 1920x1080 6 --ui-scale 200

@@ -139,6 +139,18 @@ TEST(GuiExercises, TheSolutionPassesItsTickIsKeptAndShownAfterARestart) {
     EXPECT_EQ(ticks, 2u) << "the ✓ beside the gradient, in `expect` and in `text`\n" << out;
 }
 
+// The bounds starter is right on 800x600 (block 32x8 divides it) and writes out of range on 810x610:
+// the window names that launch, with the write checked mode refused.
+TEST(GuiExercises, AnOutOfRangeWriteIsNamedWithItsLaunch) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    const auto run = run_exercise("kc_gui_exercise_bounds", "wait 2\nclick Exercises\nclick Open bounds\nwait 3\n"
+                                                            "click Check\n" +
+                                                                await("Not yet: your kernel fails with block 32x8, "
+                                                                      "grid 26x77 on 810x610") +
+                                                                "expect Out of range: thread (\nquit\n");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+}
+
 TEST(GuiExercises, ShowSolutionOverTypedCodeAsksFirst) {
     KC_SKIP_WITHOUT_DISPLAY();
     const std::string asks = "Loading the solution of exercise gradient replaces it";

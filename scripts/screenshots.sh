@@ -3,7 +3,8 @@
 # blend in the block view, block outlines on, zoomed to 400 % about a point, the inspector on a
 # pixel; at 1280x800, at 1920x1080 and at 1920x1080 with the UI at 200 %. Then the kernel editor
 # beside the canvas (your kernel, the waves starter) at the same three sizes, and a lesson's
-# question and its reveal at 1280x800; the A/B split (float against double) at the three sizes.
+# question and its reveal at 1280x800; the A/B split (float against double), the SM timeline and an
+# exercise's diff view after a check, each at the three sizes.
 #   scripts/screenshots.sh [build dir]     (default build-test; writes assets/screenshot-*.png)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -157,3 +158,32 @@ SCRIPT
 shoot_ab 1280x800 1280x800
 shoot_ab 1920x1080 1920x1080
 shoot_ab 1920x1080-200 1920x1080 --ui-scale 200
+# An exercise's diff view: the gradient's starter checked (on the CPU: compiled with g++, run in the
+# sandbox on every launch), failing on its first launch; the target, the student's picture and the
+# diff side by side under the result, at the three sizes.
+shoot_exercise() { # NAME SCREEN_WxH SCROLL EXTRA_ARGS...
+  local name=$1 screen=$2 scroll=$3
+  shift 3
+  local w=${screen%x*} h=${screen#*x}
+  cat >"$tmp/exercise-$name.txt" <<SCRIPT
+window ${screen}
+wait 3
+click Exercises
+click Open gradient
+wait 3
+click Show a hint
+click Check
+await 600 Not yet: your kernel fails with
+wheel -$scroll 40,300
+hover $((w - 20)),$((h / 2))
+wait 5
+screenshot $root/assets/screenshot-exercise-diff-$name.png
+quit
+SCRIPT
+  XDG_DATA_HOME="$tmp/data-exercise-$name" xvfb-run -a -s "-screen 0 ${screen}x24" "$kcanvas" --backend cpu "$@" \
+    --script "$tmp/exercise-$name.txt" >/dev/null
+  echo "wrote assets/screenshot-exercise-diff-$name.png"
+}
+shoot_exercise 1280x800 1280x800 4
+shoot_exercise 1920x1080 1920x1080 2
+shoot_exercise 1920x1080-200 1920x1080 6 --ui-scale 200

@@ -50,9 +50,9 @@ void print_widget_line(const WidgetRecord& w) {
 }
 
 bool is_input_verb(const std::string& verb) {
-    static const std::set<std::string> verbs = {"click",   "rclick", "mclick",     "quick-click", "hover",
-                                                "drag",    "wheel",  "key",        "type",        "print",
-                                                "widgets", "expect", "expect-not", "text",        "where"};
+    static const std::set<std::string> verbs = {"click",      "rclick", "mclick", "quick-click", "hover",   "drag",
+                                                "wheel",      "key",    "type",   "print",       "widgets", "expect",
+                                                "expect-not", "text",   "where",  "await"};
     return verbs.contains(verb);
 }
 
@@ -100,6 +100,7 @@ void UiScript::step(UiState& s, Requests& requests, const Messages& messages, co
             if (!run_input_verb(c)) return; // its control is not drawn or not in view yet
             retries_ = 0;
             scrolled_from_.reset();
+            await_until_.reset();
             commands_.pop_front();
         } else {
             commands_.pop_front();
@@ -157,6 +158,27 @@ bool UiScript::check_text(const Command& c) {
         fail(c, "the window does not show it; it shows:\n" + shown);
     }
     return true;
+}
+
+// await S TEXT: the window shows TEXT within S seconds (work that takes seconds: an exercise's
+// check); the frames go on meanwhile, the script waits.
+bool UiScript::await_text(const Command& c) {
+    std::istringstream in(c.arg);
+    double seconds = 0;
+    std::string text;
+    if (!(in >> seconds) || !(seconds > 0 && seconds <= 3600) || !std::getline(in >> std::ws, text) || text.empty())
+        throw bad(c, "await needs SECONDS (up to 3600) and TEXT");
+    const WidgetLog* log = widget_log();
+    if (!log) fail(c, "no widget log (the window is not running a script)");
+    const std::string& shown = log->last_text();
+    if (shown.find(text) != std::string::npos) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (!await_until_)
+        await_until_ = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                 std::chrono::duration<double>(seconds));
+    if (now > *await_until_)
+        fail(c, fmt::format("the window does not show it after {} s; it shows:\n{}", seconds, shown));
+    return false;
 }
 
 // print LABEL: what the control shows; false until a first frame is drawn.
@@ -259,6 +281,8 @@ bool UiScript::run_input_verb(const Command& c) {
         input_.type(c.arg);
     } else if (c.verb == "expect" || c.verb == "expect-not" || c.verb == "text") {
         done = check_text(c);
+    } else if (c.verb == "await") {
+        done = await_text(c);
     } else if (c.verb == "widgets") {
         if (const WidgetLog* log = widget_log())
             for (const WidgetRecord& w : log->last_frame())

@@ -24,6 +24,7 @@
 //   print LABEL (prints "widget LABEL: VALUE", what the control shows) | widgets (lists the visible ones)
 //   where LABEL (prints "where LABEL: X0,Y0 X1,Y1", the control's rectangle in window pixels)
 //   expect TEXT (fails unless the panel shows TEXT within 60 frames) | expect-not TEXT
+//   await S TEXT (fails unless the panel shows TEXT within S seconds: work of seconds, as a check)
 //   text (prints all text drawn with the ui:: text functions) | clock (prints "clock: T ms", a steady
 //     clock: the time between two is how long the window took to answer what came between them)
 #include <chrono>
@@ -94,6 +95,7 @@ private:
     static void print_status(const UiState& s, const Messages& messages, const Hooks& hooks);
     bool run_input_verb(const Command& c); // false: not yet (retried next frame)
     bool check_text(const Command& c);
+    bool await_text(const Command& c);
     bool print_widget(const Command& c);
     bool wheel_verb(const Command& c);
     bool drag_verb(const Command& c);
@@ -112,7 +114,8 @@ private:
     ScriptedInput input_;
     int retries_ = 0;                    // frames the front input verb has waited for its control
     std::optional<float> scrolled_from_; // where that control was before the script last wheeled its panel
-    std::optional<ImVec2> aimed_at_;     // where the pointer went to click it, and how often
+    std::optional<std::chrono::steady_clock::time_point> await_until_; // when the front `await` gives up
+    std::optional<ImVec2> aimed_at_; // where the pointer went to click it, and how often
     int aims_ = 0;
 };
 

@@ -12,6 +12,7 @@
 
 #include "app/ui/panel_text.h"
 #include "app/ui/panels/ab_panel.h"
+#include "app/ui/panels/exercise_panel.h"
 #include "app/ui/panels/image_panel.h"
 #include "app/ui/panels/kernel_panel.h"
 #include "app/ui/panels/lesson_panel.h"
@@ -568,6 +569,7 @@ void paint_problems(UiState&, const PanelContext& ctx) {
 
 constexpr Section kSections[] = {
     {"Lessons", false, always, lesson_section}, // first, so a step's caption shows at any scale; a new step opens it
+    {"Exercises", false, always, exercise_section},
     {nullptr, false, always, backend_section},
     {"Operation and parameters", true, always, operation_section},
     {"Your kernel", true, user_code, kernel_section},
@@ -589,6 +591,7 @@ constexpr Section kSections[] = {
 
 void panel_sections(UiState& s, const PanelContext& ctx) {
     const bool new_step = apply_lesson_step(s, ctx.requests); // its picture, before the sections show it
+    poll_exercise_check(s, ctx.messages);                     // a check that ended, even with its section closed
     for (const Section& section : kSections) {
         if (!section.shown(s)) continue;
         if (new_step && section.draw == lesson_section) ImGui::SetNextItemOpen(true);

@@ -69,8 +69,11 @@ void UiScale::rebuild_fonts(float scale) {
 bool add_ui_fonts(float scale) {
     ImGuiIO& io = ImGui::GetIO();
     std::error_code ec;
-    const bool true_type = std::filesystem::exists(kTextFont, ec) &&
-                           io.Fonts->AddFontFromFileTTF(kTextFont, font_pixels(kTextPixels, scale)) != nullptr;
+    // Latin-1 and the ✓ of passed exercises (DejaVu has it); the table must outlive the atlas.
+    static const ImWchar kTextGlyphs[] = {0x0020, 0x00FF, 0x2713, 0x2713, 0};
+    const bool true_type =
+        std::filesystem::exists(kTextFont, ec) &&
+        io.Fonts->AddFontFromFileTTF(kTextFont, font_pixels(kTextPixels, scale), nullptr, kTextGlyphs) != nullptr;
     if (!true_type) {
         ImFontConfig config;
         config.SizePixels = font_pixels(13.0f, scale);

@@ -13,6 +13,7 @@
 #include "app/core/teach_state.h"
 #include "app/core/time_clock.h"
 #include "app/core/timeline_state.h"
+#include "app/ui/panels/exercise_panel.h"
 #include "app/ui/panels/image_panel.h"
 #include "app/ui/panels/lesson_panel.h"
 #include "app/ui/panels/record_panel.h"
@@ -56,6 +57,7 @@ struct UiState {
     TimelineState timeline;            // the SM timeline section (timeline_panel.h)
     RecordPanelState record;           // the Record section (record_panel.h)
     LessonPanelState lesson;           // the open lesson, its step and answer (lesson_panel.h)
+    ExercisePanelState exercise;       // the passes, the open exercise, its check (exercise_panel.h)
     bool tune_ended = false;           // a sweep just ended: the panel scrolls its results into view once
 
     SourceImages sources;                               // input images A and B, fitted to the canvas

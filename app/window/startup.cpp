@@ -13,6 +13,7 @@
 
 #include "app/core/imgui_ini.h"
 #include "app/core/user_dirs.h"
+#include "app/ui/panels/exercise_panel.h"
 #include "app/ui/panels/lesson_panel.h"
 #include "app/ui/ui_scale.h"
 #include "app/window/requests.h"
@@ -107,6 +108,8 @@ std::optional<int> prepare_state(const Options& o, UiState& state, Requests& req
             return 2;
         }
     }
+    load_exercise_progress(state.exercise); // the ✓ of the Exercises section
+    state.exercise.gpu = o.gpu.value_or(0);
     state.teach.block_outlines = o.block_outlines; // a preset's overlays
     state.teach.pinned_pixel = o.inspect;
     if (o.canvas_zoom) requests.push(request::SetZoom{*o.canvas_zoom});

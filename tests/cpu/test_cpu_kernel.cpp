@@ -397,6 +397,11 @@ double cpu_seconds() {
 // clock's rate (which a busy machine lowers), the rate two idle cores would give from the CPU time
 // a frame takes (both workers busy until the last block).
 TEST_F(CpuKernel, FrameRatesAt800x800) {
+#if defined(__SANITIZE_ADDRESS__)
+    // Under ASan the figures say nothing, and LeakSanitizer's exit-time scan once crashed on this
+    // test's many worker and fiber stacks ("Tracer caught signal 11").
+    GTEST_SKIP() << "a measurement for the closing note: not under the sanitizers";
+#endif
     auto measure = [&](const char* what, const CpuKernelModule& k, Dim3 block, int frames) {
         const int w = 800, h = 800;
         std::vector<Pixel> out(std::size_t(w) * h), a = random_image(w, h, 3), b = random_image(w, h, 4);

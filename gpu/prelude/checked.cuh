@@ -6,8 +6,8 @@
 //   load(a, i), store(out, i, p) the same as functions (one 32-bit load or store)
 //   out.width, out.height        the canvas' size; out.size() = width * height
 // An index outside 0 .. width*height-1, or x, y outside the canvas, writes nothing, and a read
-// gets poison magenta (255, 0, 255); kcanvas names the first such access of each frame with the
-// thread that made it, and counts the rest. out[i] counts as a write.
+// gets poison magenta (255, 0, 255); kcanvas names the first such access of each frame (that of
+// the thread earliest in launch order) with the thread, and counts the rest. out[i] is a write.
 // Not checked: raw pointers. out.data(), &out[i] + k, and out passed to a function of yours
 // that takes Pixel* are plain pointers again (raw pointer arithmetic is yours to get right).
 // Raw mode (the Mode switch, --kernel-mode raw) compiles out, a and b as plain pointers, as
@@ -25,17 +25,28 @@ __device__ inline unsigned kc_thread_in_block() {
 // Whether index i is outside 0 .. n-1: one unsigned compare, a negative i being a huge one.
 __device__ inline bool kc_outside(long long i, long long n) { return (unsigned long long)i >= (unsigned long long)n; }
 
-// Counts an out-of-range access; the launch's first is named in full. Out of line: the views'
-// fast path keeps only a compare and a branch.
+// Counts an out-of-range access and names the launch's first in launch order (the earliest thread's
+// first), whichever thread gets here first. Out of line: the views' fast path keeps only a compare
+// and a branch.
 __device__ __noinline__ void kc_report(KcViolation* v, int write, int image, long long index, int x, int y, int width,
                                        int height) {
-    if (!kc_count_first(&v->count)) return;
-    v->claimed = 1u, v->write = write, v->image = image, v->index = index, v->x = x, v->y = y;
-    v->width = width, v->height = height;
-    v->block[0] = blockIdx.x, v->block[1] = blockIdx.y, v->block[2] = blockIdx.z;
-    v->thread[0] = threadIdx.x, v->thread[1] = threadIdx.y, v->thread[2] = threadIdx.z;
-    v->block_dim[0] = blockDim.x, v->block_dim[1] = blockDim.y, v->block_dim[2] = blockDim.z;
-    v->grid_dim[0] = gridDim.x, v->grid_dim[1] = gridDim.y, v->grid_dim[2] = gridDim.z;
+    if (!kc_count_and_lead(&v->count)) return; // a warp's first lane is its earliest thread
+    const unsigned long long rank =
+        ~(kc_block_in_launch() * (blockDim.x * blockDim.y * blockDim.z) + kc_thread_in_block());
+    if (atomicMax(&v->first_rank, rank) >= rank) return; // an earlier thread, or this one before, is named
+    // The earliest so far fills the fields under a lock, unless a still earlier one has come since.
+    while (kc_atomic_cas(&v->lock, 0u, 1u) != 0u) {
+    }
+    if (*(volatile unsigned long long*)&v->first_rank == rank) {
+        v->claimed = 1u, v->write = write, v->image = image, v->index = index, v->x = x, v->y = y;
+        v->width = width, v->height = height;
+        v->block[0] = blockIdx.x, v->block[1] = blockIdx.y, v->block[2] = blockIdx.z;
+        v->thread[0] = threadIdx.x, v->thread[1] = threadIdx.y, v->thread[2] = threadIdx.z;
+        v->block_dim[0] = blockDim.x, v->block_dim[1] = blockDim.y, v->block_dim[2] = blockDim.z;
+        v->grid_dim[0] = gridDim.x, v->grid_dim[1] = gridDim.y, v->grid_dim[2] = gridDim.z;
+    }
+    kc_fence();
+    kc_atomic_exch(&v->lock, 0u);
 }
 
 // This thread's number in the launch plus one, as KcRecord keeps it (28 bits).

@@ -6,10 +6,11 @@
 // KcViolation's x and y when the access used an index, not out(x, y).
 #define KC_NO_XY (-2147483647 - 1)
 
-// The out-of-range accesses of one launch: how many, and the first in full. kcanvas zeroes it
-// before the launch; the thread that raises `claimed` from 0 fills the rest.
+// The out-of-range accesses of one launch: how many, and the first in full: the first access of the
+// thread earliest in launch order that made one, so a frame names the same one every time, on
+// every backend. kcanvas zeroes it before the launch.
 struct KcViolation {
-    unsigned count;    // out-of-range accesses (saturates at 2^32 - 1)
+    unsigned count;    // out-of-range accesses (modulo 2^32)
     unsigned claimed;  // 1 once a thread has filled the fields below
     int write;         // 1: a write (out[i] = p, store), 0: a read (load, a[i])
     int image;         // 0: out, 1: a, 2: b
@@ -25,6 +26,10 @@ struct KcViolation {
     // the thread's number in the launch (block in launch order * threads per block + thread in
     // block), kept by an atomic max. 0: nothing counted (a normal compile).
     unsigned long long most_reads, most_writes;
+    // Which thread is named: ~(its number in the launch), so the earliest's is the largest; and
+    // 1 in `lock` while a thread fills the fields.
+    unsigned long long first_rank;
+    unsigned lock;
 };
 
 // Who wrote each pixel, kept when the views or the inspector need it.

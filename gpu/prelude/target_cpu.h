@@ -271,4 +271,5 @@ __device__ inline unsigned kc_atomic_cas(unsigned* p, unsigned expected, unsigne
 __device__ inline unsigned kc_atomic_exch(unsigned* p, unsigned v) {
     return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
 }
-__device__ inline bool kc_count_first(unsigned* count) { return atomicAdd(count, 1u) == 0u; }
+__device__ inline void kc_fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+__device__ inline bool kc_count_and_lead(unsigned* count) { return atomicAdd(count, 1u), true; }

@@ -9,14 +9,15 @@ __device__ inline unsigned kc_atomic_cas(unsigned* p, unsigned expected, unsigne
     return atomicCAS(p, expected, v);
 }
 __device__ inline unsigned kc_atomic_exch(unsigned* p, unsigned v) { return atomicExch(p, v); }
+__device__ inline void kc_fence() { __threadfence(); }
 // Counts one out-of-range access for the warp's lanes that make it now, with one atomic; true for
-// the one lane that made the launch's first.
-__device__ inline bool kc_count_first(unsigned* count) {
+// the lowest of those lanes, the warp's earliest thread in launch order.
+__device__ inline bool kc_count_and_lead(unsigned* count) {
     const unsigned mask = __activemask();
     unsigned lane;
     asm("mov.u32 %0, %%laneid;" : "=r"(lane));
     const int leader = __ffs(mask) - 1;
-    unsigned old = 0;
-    if ((int)lane == leader) old = atomicAdd(count, (unsigned)__popc(mask));
-    return (int)lane == leader && old == 0u;
+    if ((int)lane != leader) return false;
+    atomicAdd(count, (unsigned)__popc(mask));
+    return true;
 }

@@ -240,6 +240,29 @@ TEST_F(CpuKernel, AnOutOfBoundsWriteIsNamedWithItsThreadAndInRangePixelsStayRigh
         for (int x = 0; x < w; ++x) ASSERT_EQ(f.out[std::size_t(y) * w + x], gradient_at(x, y, w, h)) << x << "," << y;
 }
 
+// Block (0,0) dawdles before its bad writes while the other worker makes every other block's: the
+// named access is still thread (0,0)'s first, the earliest in launch order, not the first in time.
+const std::string kLateFirstBlockBody =
+    "    const int i = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y + threadIdx.y * blockDim.x +\n"
+    "                  threadIdx.x;\n"
+    "    if (blockIdx.x == 0 && blockIdx.y == 0) {\n"
+    "        volatile int k = 0;\n"
+    "        for (int j = 0; j < (1 << 22); ++j) k = k + j;\n"
+    "    }\n"
+    "    out[width * height + i] = make_pixel(1, 2, 3);\n"
+    "    out[-1 - i] = make_pixel(1, 2, 3);\n";
+
+TEST_F(CpuKernel, TheNamedAccessIsTheEarliestThreadsFirstWhicheverWorkerGetsThereFirst) {
+    const CpuKernelModule k = compile(kernel(kLateFirstBlockBody));
+    const Frame f = paint(k, 64, 64, Dim3{32, 8, 1}, std::nullopt, 0.0f, {}, 2);
+    ASSERT_FALSE(f.error) << *f.error;
+    EXPECT_EQ(f.violation.count, 2u * 64 * 64);
+    const std::string text = describe(KernelViolations{f.violation.count, f.violation, 64, 64});
+    EXPECT_EQ(text.rfind("thread (0,0) of block (0,0) wrote out[4096]: past the end (64x64 = 4096 pixels)", 0), 0u)
+        << text;
+    for (const Pixel& p : f.out) ASSERT_EQ(p, kPoison); // nothing written in range
+}
+
 TEST_F(CpuKernel, TheWriterRecordDecodesToTheThreadThatWroteEachPixel) {
     const CpuKernelModule k = compile(default_starter().source);
     const int w = 100, h = 60;

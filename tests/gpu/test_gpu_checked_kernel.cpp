@@ -98,8 +98,12 @@ TEST_F(GpuCheckedKernel, OneBlockRowPastTheEndIsNamedAndEveryPixelStaysRight) {
     const KernelViolations v = violations();
     EXPECT_EQ(v.count, 25u * 256u); // every thread of the extra row
     EXPECT_EQ(v.first.write, 1);
+    // The earliest thread in launch order of the extra row: thread (0,0) of block (0,100).
+    EXPECT_EQ(v.first.block[0], 0u);
     EXPECT_EQ(v.first.block[1], 100u);
-    EXPECT_GE(v.first.index, 640000);
+    EXPECT_EQ(v.first.thread[0], 0u);
+    EXPECT_EQ(v.first.thread[1], 0u);
+    EXPECT_EQ(v.first.index, 640000);
     const std::string text = describe(v);
     EXPECT_NE(text.find("past the end (800x800 = 640000 pixels); its y = blockIdx.y*blockDim.y + threadIdx.y = "),
               std::string::npos)
@@ -129,7 +133,28 @@ TEST_F(GpuCheckedKernel, ReadsPastTheEndGiveThePoisonColourAndAreNamed) {
     const KernelViolations v = violations();
     EXPECT_EQ(v.count, 96u * 40u);
     EXPECT_EQ(v.first.write, 0);
-    EXPECT_NE(describe(v).find(v.first.image == 1 ? "read a[-" : "read b["), std::string::npos) << describe(v);
+    EXPECT_EQ(describe(v).rfind("thread (0,0) of block (0,0) read a[-1]: before the start", 0), 0u) << describe(v);
+}
+
+// Block (0,0) dawdles before its bad writes while every other block makes its own: the named
+// access is still thread (0,0)'s first, the earliest in launch order, not the first in time.
+TEST_F(GpuCheckedKernel, TheNamedAccessIsTheEarliestThreadsFirstNotTheFirstInTime) {
+    const UserKernel kernel =
+        compile("extern \"C\" __global__ void paint(Pixel* out, int width, int height, const Pixel* a, const Pixel* b, "
+                "float t) {\n"
+                "    const int i = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y + threadIdx.y * "
+                "blockDim.x + threadIdx.x;\n"
+                "    if (blockIdx.x == 0 && blockIdx.y == 0) {\n"
+                "        const long long start = clock64();\n"
+                "        while (clock64() - start < 20000000) {}\n" // ~10 ms
+                "    }\n"
+                "    out[width * height + i] = make_pixel(1, 2, 3);\n"
+                "    out[-1 - i] = make_pixel(1, 2, 3);\n"
+                "}\n");
+    paint(kernel, job_of(256, 256, {32, 8, 1}));
+    const KernelViolations v = violations();
+    EXPECT_EQ(v.count, 2u * 256 * 256);
+    EXPECT_EQ(describe(v).rfind("thread (0,0) of block (0,0) wrote out[65536]: past the end", 0), 0u) << describe(v);
 }
 
 TEST_F(GpuCheckedKernel, EveryStarterPaintsTheSamePixelsCheckedRawAndRecorded) {

@@ -239,7 +239,8 @@ void out_of_range(UiState& s, const PanelContext& ctx) {
     if (s.kernel.ran_mode != KernelMode::Checked || !out.has_violations || out.violations.count == 0) return;
     wrapped(kBad, describe(out.violations));
     const KcViolation& v = out.violations.first;
-    if (ui::SmallButton(fmt::format("Inspect block ({},{})", v.block[0], v.block[1]).c_str())) {
+    // One ID whatever the block: a kernel whose first bad access moves from frame to frame keeps a button.
+    if (ui::SmallButton(fmt::format("Inspect block ({},{})###inspect violation", v.block[0], v.block[1]).c_str())) {
         // The block's first thread's pixel, kept inside the canvas: the inspector names the block there.
         const long long x = 1LL * v.block[0] * v.block_dim[0], y = 1LL * v.block[1] * v.block_dim[1];
         s.teach.inspector = true;

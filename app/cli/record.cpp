@@ -116,7 +116,7 @@ void show_progress(const Recorder& r, bool tty) {
 }
 
 // The split's frames (render_split_frame): A's by `a`, B's by `b`.
-Recorder::Render split_render(const AbSplit& split, Recorder::Render a, Recorder::Render b) {
+Recorder::Render split_render(const AbSplit& split, LayersRender a, LayersRender b) {
     return [split, a, b](const RecordFrame& frame, std::vector<Pixel>& out) {
         return render_split_frame(split, frame, a, b, out);
     };
@@ -186,11 +186,14 @@ int record_with_gl(const RecordFlags& f, const RecordPlan& plan, const Options& 
     const auto painter_b = painter_for(o, o.ab->b.op, o.ab->b_kernel_source, o.ab->b_kernel_mode, "side B's kernel");
     if (!painter_b) return 2;
     RecordRenderer renderer_b(*painter_b, w, h);
-    const RecordOverlays overlays_b = side_b_overlays(plan.overlays);
-    const Recorder::Render render_b = [&](const RecordFrame& frame, std::vector<Pixel>& out) {
-        return renderer_b.render(frame, overlays_b, &sources, out);
+    const RecordOverlays overlays_b = side_b_overlays(plan.overlays, o.ab->layout);
+    const LayersRender layers_a = [&](const RecordFrame& frame, FrameLayers& out) {
+        return renderer.render_layers(frame, plan.overlays, &sources, out);
     };
-    return record(f, plan, split_render(*o.ab, render, render_b), frame_width(plan, o));
+    const LayersRender layers_b = [&](const RecordFrame& frame, FrameLayers& out) {
+        return renderer_b.render_layers(frame, overlays_b, &sources, out);
+    };
+    return record(f, plan, split_render(*o.ab, layers_a, layers_b), frame_width(plan, o));
 }
 
 // No GL at all (no EGL): the CPU emulator paints, and only the plain canvas can be recorded.
@@ -207,9 +210,18 @@ Recorder::Render emulator_render(SourceImages& sources) {
     };
 }
 
+// A render of the canvas alone, as layers with nothing over it.
+LayersRender canvas_only(Recorder::Render render) {
+    return [render](const RecordFrame& frame, FrameLayers& out) {
+        out = FrameLayers{};
+        return render(frame, out.canvas);
+    };
+}
+
 int record_without_gl(const RecordFlags& f, const RecordPlan& plan, const Options& o, SourceImages& sources) {
     if (!o.ab) return record(f, plan, emulator_render(sources), plan.job.params.width);
-    return record(f, plan, split_render(*o.ab, emulator_render(sources), emulator_render(sources)),
+    return record(f, plan,
+                  split_render(*o.ab, canvas_only(emulator_render(sources)), canvas_only(emulator_render(sources))),
                   frame_width(plan, o));
 }
 

@@ -13,6 +13,7 @@
 #include "app/ab/split_picture.h"
 #include "app/core/preset.h"
 #include "app/record/frame_encoder.h"
+#include "app/ui/overlay/record_render.h"
 #include "gpu/registry.h"
 #include "gpu/user_kernel.h"
 #include "tests/support/image_file.h"
@@ -99,6 +100,36 @@ TEST(AbModel, TheSplitPictureIsAleftOfTheDividerAndBRightOfIt) {
     ASSERT_EQ(t.width, 2 * w);
     EXPECT_EQ(pack(t.pixels[std::size_t(2) * t.width + 3]), pack(a[2 * w + 3]));
     EXPECT_EQ(pack(t.pixels[std::size_t(2) * t.width + w + 3]), pack(b[2 * w + 3]));
+}
+
+// A recorded split compares the canvases only: A's caption (a box only A draws) is laid over the
+// frame, not marked as a difference, and each side's marks stay on its side.
+TEST(AbModel, ARecordedSplitComparesTheCanvasesAndKeepsEachSidesOverlays) {
+    const int w = 8, h = 4;
+    constexpr Pixel kGrey{90, 90, 90, 255}, kBox{20, 30, 40, 255}, kMarkA{0, 0, 255, 255}, kMarkB{255, 255, 255, 255};
+    const Pixel none{0, 0, 0, 0};
+    FrameLayers a{std::vector<Pixel>(w * h, kGrey), std::vector<Pixel>(w * h, none), std::vector<Pixel>(w * h, none)};
+    FrameLayers b{std::vector<Pixel>(w * h, kGrey), std::vector<Pixel>(w * h, none), {}};
+    for (int x = 0; x < w; ++x) a.boxes[std::size_t(h - 1) * w + x] = kBox; // A's caption: the bottom row
+    a.marks[1] = a.marks[6] = kMarkA, b.marks[1] = b.marks[6] = kMarkB;     // row 0: x = 1 is A's, x = 6 B's
+    b.canvas[std::size_t(1) * w + 5] = Pixel{1, 2, 3, 255};                 // the one difference
+    RecordFrame f;
+    f.job.params.width = w, f.job.params.height = h;
+    AbSplit split; // a divider at 0.5: column 4 is B's first; diff on
+    std::vector<Pixel> out;
+    const auto side = [](const FrameLayers& l) {
+        return LayersRender([l](const RecordFrame&, FrameLayers& o) {
+            o = l;
+            return std::optional<std::string>();
+        });
+    };
+    ASSERT_FALSE(render_split_frame(split, f, side(a), side(b), out));
+    ASSERT_EQ(out.size(), std::size_t(w) * h);
+    for (int x = 0; x < w; ++x) EXPECT_EQ(pack(out[std::size_t(h - 1) * w + x]), pack(kBox)) << x;
+    EXPECT_EQ(pack(out[1]), pack(kMarkA));
+    EXPECT_EQ(pack(out[6]), pack(kMarkB));
+    EXPECT_EQ(pack(out[std::size_t(1) * w + 5]), pack(kDiffMark));
+    EXPECT_EQ(pack(out[std::size_t(2) * w + 6]), pack(kGrey));
 }
 
 TEST(AbModel, TheRatioIsOfTheMediansAndItsRangeOfTheSpreads) {

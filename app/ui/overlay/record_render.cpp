@@ -170,6 +170,16 @@ RecordRenderer::~RecordRenderer() = default;
 
 std::optional<std::string> RecordRenderer::render(const RecordFrame& f, const RecordOverlays& overlays,
                                                   const SourceImages* sources, std::vector<Pixel>& out) {
+    FrameLayers layers;
+    if (auto e = render_layers(f, overlays, sources, layers)) return e;
+    out = std::move(layers.canvas);
+    composite_over(out, layers.marks);
+    composite_over(out, layers.boxes);
+    return std::nullopt;
+}
+
+std::optional<std::string> RecordRenderer::render_layers(const RecordFrame& f, const RecordOverlays& overlays,
+                                                         const SourceImages* sources, FrameLayers& out) {
     // The inspected pixel's writer is recorded by this very paint (the window's paint step does the same).
     const ResolvedLaunch resolved = resolve_launch(f.job, universal_limits());
     const bool inspect =
@@ -177,35 +187,69 @@ std::optional<std::string> RecordRenderer::render(const RecordFrame& f, const Re
     painter_.record_writers(inspect && !resolved.own);
     if (auto refused = painter_.paint(f.job, canvas_, sources)) return "launch refused: " + *refused;
     painter_.collect_timings();
-    out = canvas_.read_texture();
+    out = FrameLayers{canvas_.read_texture(), {}, {}};
     if (!overlays.any()) return std::nullopt;
     std::optional<InspectedPixel> inspected;
     if (inspect)
         inspected =
             probe_pixel(painter_, canvas_, f.job, resolved, {overlays.inspect->first, overlays.inspect->second});
     if (!overlay_) overlay_ = std::make_unique<Overlay>(canvas_.width(), canvas_.height());
-    composite_over(out, overlay_->draw(f, overlays, inspected, painter_.backend() == Backend::Cpu));
+    const bool cpu = painter_.backend() == Backend::Cpu;
+    RecordOverlays marks = overlays, boxes = overlays;
+    marks.caption = marks.legend = false;
+    boxes.outlines = boxes.tint = false, boxes.inspect.reset();
+    if (marks.any()) out.marks = overlay_->draw(f, marks, inspected, cpu);
+    if (boxes.any()) out.boxes = overlay_->draw(f, boxes, std::nullopt, cpu);
     return std::nullopt;
 }
 
-RecordOverlays side_b_overlays(const RecordOverlays& a) {
+RecordOverlays side_b_overlays(const RecordOverlays& a, AbLayout layout) {
     RecordOverlays b = a;
-    b.caption = b.legend = false;
+    if (layout != AbLayout::SideBySide) b.caption = b.legend = false;
     b.inspect.reset();
     return b;
 }
 
-std::optional<std::string> render_split_frame(const AbSplit& split, const RecordFrame& f, const Recorder::Render& a,
-                                              const Recorder::Render& b, std::vector<Pixel>& out) {
-    std::vector<Pixel> pixels_a, pixels_b;
-    if (auto e = a(f, pixels_a)) return e;
+namespace {
+
+// `a`'s columns left of the divider and `b`'s from it (side by side: `a` then `b`); empty when
+// neither side drew anything.
+std::vector<Pixel> split_layer(const std::vector<Pixel>& a, const std::vector<Pixel>& b, int width, int height,
+                               const AbSplit& split) {
+    if (a.empty() && b.empty()) return {};
+    const std::size_t n = std::size_t(width) * height;
+    const std::vector<Pixel> none(n, Pixel{0, 0, 0, 0});
+    const std::vector<Pixel>& left = a.size() == n ? a : none;
+    const std::vector<Pixel>& right = b.size() == n ? b : none;
+    const bool side_by_side = split.layout == AbLayout::SideBySide;
+    const int out_width = side_by_side ? 2 * width : width, first_b = divider_column(split.divider, width);
+    std::vector<Pixel> out(std::size_t(out_width) * height);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < out_width; ++x) {
+            const bool from_b = side_by_side ? x >= width : x >= first_b;
+            const int column = side_by_side && from_b ? x - width : x;
+            out[std::size_t(y) * out_width + x] = (from_b ? right : left)[std::size_t(y) * width + column];
+        }
+    return out;
+}
+
+} // namespace
+
+std::optional<std::string> render_split_frame(const AbSplit& split, const RecordFrame& f, const LayersRender& a,
+                                              const LayersRender& b, std::vector<Pixel>& out) {
+    FrameLayers side_a, side_b;
+    if (auto e = a(f, side_a)) return e;
     RecordFrame frame_b = f;
     frame_b.job = side_b_job(split, f.job);
-    if (auto e = b(frame_b, pixels_b)) return "side B: " + *e;
-    const PixelDiff diff = diff_pixels(pixels_a, pixels_b);
-    out =
-        split_picture(pixels_a, pixels_b, f.job.params.width, f.job.params.height, split, split.diff ? &diff : nullptr)
-            .pixels;
+    if (auto e = b(frame_b, side_b)) return "side B: " + *e;
+    // The canvases alone are compared: A's caption is not a difference.
+    const PixelDiff diff = diff_pixels(side_a.canvas, side_b.canvas);
+    const int w = f.job.params.width, h = f.job.params.height;
+    const SplitPicture picture = split_picture(side_a.canvas, side_b.canvas, w, h, split, split.diff ? &diff : nullptr);
+    out = picture.pixels;
+    composite_over(out, split_layer(side_a.marks, side_b.marks, w, h, split));
+    composite_over(out, split.layout == AbLayout::SideBySide ? split_layer(side_a.boxes, side_b.boxes, w, h, split)
+                                                             : side_a.boxes);
     return std::nullopt;
 }
 

@@ -183,12 +183,13 @@ private:
         if (!k.ok) throw std::runtime_error(std::string(whose) + " does not compile: " + k.log);
     }
     std::optional<std::string> render(const RecordFrame& f, std::vector<Pixel>& out) {
-        const Recorder::Render a = [this](const RecordFrame& frame, std::vector<Pixel>& pixels) {
-            return renderer_.render(frame, recorder_.plan().overlays, &sources_, pixels);
+        if (!ab_) return renderer_.render(f, recorder_.plan().overlays, &sources_, out);
+        const LayersRender a = [this](const RecordFrame& frame, FrameLayers& layers) {
+            return renderer_.render_layers(frame, recorder_.plan().overlays, &sources_, layers);
         };
-        if (!ab_) return a(f, out);
-        const Recorder::Render b = [this](const RecordFrame& frame, std::vector<Pixel>& pixels) {
-            return renderer_b_->render(frame, side_b_overlays(recorder_.plan().overlays), &sources_, pixels);
+        const LayersRender b = [this](const RecordFrame& frame, FrameLayers& layers) {
+            return renderer_b_->render_layers(frame, side_b_overlays(recorder_.plan().overlays, ab_->layout), &sources_,
+                                              layers);
         };
         return render_split_frame(*ab_, f, a, b, out);
     }

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <array>
 #include <chrono>
 #include <memory>
 #include <vector>
@@ -174,18 +173,17 @@ int run_sides(const Options& o, const SourceImages& sources, bool with_gl) {
     HeadlessSide b(o, job_b_from_options(o), kernel_b, o.ab->b_kernel_mode, with_gl);
     for (HeadlessSide* side : {&a, &b})
         if (auto exit = side->start()) return *exit;
-    for (int f = 0; f < o.frames; ++f) {
-        // Each side goes first every other frame: one always after the other carried an order
-        // effect (on the H200, B timed 9 % slower than an identical A at 640x360).
-        const std::array<HeadlessSide*, 2> order = f % 2 ? std::array{&b, &a} : std::array{&a, &b};
-        for (HeadlessSide* side : order) {
+    for (int f = 0; f < o.frames; ++f)
+        for (auto [label, side] : {std::pair{"A", &a}, {"B", &b}}) {
             side->queue_after(side == &a ? b : a); // on a GPU the two never overlap: each time is its own
+            // Nor with the other side's GL work (its hand-over to the texture): on the H200 an
+            // identical B, its kernel running beside A's upload, timed 9 % slower than A.
+            if (with_gl) glFinish();
             if (auto refused = side->paint(f, sources)) {
-                fmt::print(stderr, "kcanvas: side {}'s launch refused: {}\n", side == &a ? "A" : "B", *refused);
+                fmt::print(stderr, "kcanvas: side {}'s launch refused: {}\n", label, *refused);
                 return 2;
             }
         }
-    }
     if (with_gl) glFinish();
     a.finish(), b.finish();
     const std::vector<Pixel> pixels_a = a.pixels(), pixels_b = b.pixels();

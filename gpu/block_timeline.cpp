@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "gpu/registry.h"
+
 namespace kc {
 
 bool BlockTimeline::empty() const {
@@ -83,7 +85,22 @@ OccupancyFigures cpu_worker_occupancy(const Dim3& block, const Dim3& grid, int w
     return occupancy_figures(block, grid, 1, workers, threads);
 }
 
-std::string timeline_chrome_trace(const BlockTimeline& t) {
+namespace {
+
+// `text` as a JSON string's contents: quotes and backslashes escaped, control characters dropped.
+std::string json_text(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        if (static_cast<unsigned char>(c) < 0x20) continue;
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+std::string timeline_chrome_trace(const BlockTimeline& t, std::string_view device) {
     const unsigned long long t0 = t.first_start();
     std::string out = "{\"traceEvents\":[\n";
     bool first = true;
@@ -104,9 +121,11 @@ std::string timeline_chrome_trace(const BlockTimeline& t) {
     }
     out +=
         fmt::format("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{{\"rows\":\"{}\",\"block\":\"{}\",\"grid\":\"{}\","
-                    "\"clock_resolution_ns\":{:.1f}}}}}\n",
+                    "\"clock_resolution_ns\":{:.1f},\"op\":\"{}\",\"device\":\"{}\"}}}}\n",
                     t.source == TimelineSource::CpuWorkers ? "cpu emulator workers" : "SMs (%smid)", to_string(t.block),
-                    to_string(t.grid), t.resolution_ns);
+                    to_string(t.grid), t.resolution_ns,
+                    json_text(t.op >= 0 && std::size_t(t.op) < op_registry().size() ? op_registry()[t.op].name : ""),
+                    json_text(device));
     return out;
 }
 

@@ -3,6 +3,7 @@
 // block, and when; the waves and the tail it shows, and its Chrome-trace JSON. Plain C++ over the
 // BlockTime records the kernels and the emulator write (gpu/block_time.h), testable anywhere.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpu/block_time.h"
@@ -51,7 +52,9 @@ TimelineWaves timeline_waves(const BlockTimeline& t);
 OccupancyFigures cpu_worker_occupancy(const Dim3& block, const Dim3& grid, int workers);
 
 // Chrome-trace JSON (chrome://tracing, Perfetto): one "X" event per block, ts and dur in µs from
-// the earliest start, pid 0, tid the SM (worker); rows named by thread_name metadata.
-std::string timeline_chrome_trace(const BlockTimeline& t);
+// the earliest start, pid 0, tid the SM (worker); rows named by thread_name metadata; otherData
+// names the launch, the op, the clock's step and `device` (what recorded it), so the window can
+// show the file again (app/core/timeline_file.h).
+std::string timeline_chrome_trace(const BlockTimeline& t, std::string_view device = {});
 
 } // namespace kc

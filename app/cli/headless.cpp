@@ -265,7 +265,8 @@ int run_without_gl(const Options& o, PaintJob job, const SourceImages& sources, 
     }
     const std::string device = fmt::format("CPU grid emulator ({} threads), no GL", emulator.workers());
     report(o, job, resolved, {"cpu", device, times, outputs, FrameRoute::HostUpload, ""});
-    if (!write_out(o, job.params.width, job.params.height, pixels) || !write_timeline_out(o, timeline)) return 2;
+    if (!write_out(o, job.params.width, job.params.height, pixels) || !write_timeline_out(o, timeline, device))
+        return 2;
     return user_code ? out_of_range_exit(o, outputs) : 0;
 }
 
@@ -362,7 +363,7 @@ int run_with_gl(const Options& o, const PaintJob& job, const SourceImages& sourc
            {backend_name(painter.backend()), device_with_index(painter) + " / " + context.description(),
             painter.times(), painter.outputs(), painter.route(), painter.why_copied(), painter.copy_gbs()});
     if (!write_out(o, canvas.width(), canvas.height(), canvas.read_texture())) return 2;
-    if (!write_timeline_out(o, painter.timeline())) return 2;
+    if (!write_timeline_out(o, painter.timeline(), device_with_index(painter))) return 2;
     return user_code ? out_of_range_exit(o, painter.outputs()) : 0;
 }
 

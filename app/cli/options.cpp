@@ -1,5 +1,6 @@
 #include "app/cli/options.h"
 #include "app/cli/timeline_out.h"
+#include "app/core/timeline_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -200,6 +201,9 @@ void add_run_flags(CLI::App& app, Options& o) {
     app.add_option("--timeline-out", o.timeline_out,
                    "Headless: write the last frame's SM timeline (each block's SM or cpu worker, start and end) to "
                    "this Chrome-trace JSON file; per-pixel ops only");
+    app.add_option("--timeline-in", o.timeline_in,
+                   "Window: show the SM timeline in this file (a --timeline-out file, e.g. recorded on another "
+                   "machine's GPU) in the Timing section's SM timeline");
     app.add_flag("--print-command", o.print_command,
                  "Print the kcanvas command that paints the picture these flags (and --preset) describe, then exit");
     app.add_option("--save-preset", o.save_preset, "Write the picture these flags describe as a preset, then exit");
@@ -539,6 +543,11 @@ Refusal apply_run(Options& o, const PictureFlags& f) {
         if (auto e = read_only_refusal(o.out, o.force)) return "--out " + *e;
     }
     if (auto e = timeline_out_refusal(o)) return *e;
+    if (!o.timeline_in.empty()) {
+        if (o.headless) return "--timeline-in shows a recorded timeline in the window: drop --headless";
+        auto recorded = read_timeline_file(o.timeline_in);
+        if (auto* e = std::get_if<std::string>(&recorded)) return "--timeline-in: " + *e;
+    }
     if (!o.lesson.empty()) {
         if (o.headless) return "--lesson opens the window: drop --headless (kcanvas lesson check runs one headless)";
         Lesson lesson;

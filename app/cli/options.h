@@ -39,6 +39,7 @@ struct Options {
     bool force = false; // --force: --out and --save-preset replace a read-only file
     bool json = false;
     std::string timeline_out;       // headless: write the last frame's SM timeline here (Chrome-trace JSON)
+    std::string timeline_in;        // window: show this recorded SM timeline (a --timeline-out file)
     std::optional<Backend> backend; // nullopt: the best one available
     Present present = Present::Direct;
     bool vsync = true;

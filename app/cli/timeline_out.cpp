@@ -28,13 +28,13 @@ std::optional<std::string> timeline_job_refusal(const Options& o, const PaintJob
     return std::nullopt;
 }
 
-bool write_timeline_out(const Options& o, const std::optional<BlockTimeline>& t) {
+bool write_timeline_out(const Options& o, const std::optional<BlockTimeline>& t, const std::string& device) {
     if (o.timeline_out.empty()) return true;
     if (!t || t->empty()) {
         fmt::print(stderr, "kcanvas: --timeline-out: no timeline was recorded\n");
         return false;
     }
-    if (auto e = write_file_atomically(o.timeline_out, timeline_chrome_trace(*t))) {
+    if (auto e = write_file_atomically(o.timeline_out, timeline_chrome_trace(*t, device))) {
         fmt::print(stderr, "kcanvas: --timeline-out: {}\n", *e);
         return false;
     }

@@ -15,7 +15,8 @@ std::optional<std::string> timeline_out_refusal(const Options& o);
 // Why this job records no timeline (a custom op's own kernels, the user's kernel, a grid over
 // kMaxTimelineBlocks); nullopt when it does or no --timeline-out was asked for.
 std::optional<std::string> timeline_job_refusal(const Options& o, const PaintJob& job, const Dim3& grid);
-// Writes `t` to --timeline-out (atomically); false, having said why, when it cannot.
-bool write_timeline_out(const Options& o, const std::optional<BlockTimeline>& t);
+// Writes `t`, recorded on `device`, to --timeline-out (atomically); false, having said why, when
+// it cannot.
+bool write_timeline_out(const Options& o, const std::optional<BlockTimeline>& t, const std::string& device);
 
 } // namespace kc

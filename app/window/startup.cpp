@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "app/core/imgui_ini.h"
+#include "app/core/timeline_file.h"
 #include "app/core/user_dirs.h"
 #include "app/ui/panels/exercise_panel.h"
 #include "app/ui/panels/lesson_panel.h"
@@ -107,6 +108,14 @@ std::optional<int> prepare_state(const Options& o, UiState& state, Requests& req
             fmt::print(stderr, "kcanvas: --lesson: {}\n", *e);
             return 2;
         }
+    }
+    if (!o.timeline_in.empty()) { // checked by parse_options; read again here
+        auto recorded = read_timeline_file(o.timeline_in);
+        if (auto* e = std::get_if<std::string>(&recorded)) {
+            fmt::print(stderr, "kcanvas: --timeline-in: {}\n", *e);
+            return 2;
+        }
+        state.timeline.recorded = std::move(std::get<RecordedTimeline>(recorded));
     }
     load_exercise_progress(state.exercise); // the ✓ of the Exercises section
     state.exercise.gpu = o.gpu.value_or(0);

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <fstream>
 #include <regex>
 
+#include "gpu/block_timeline.h"
+#include "gpu/registry.h"
 #include "tests/support/gui_script.h"
 
 namespace kc::test {
@@ -60,6 +63,38 @@ TEST(GuiTimeline, HoveringABarOutlinesItsBlockAndHoveringThePixelMarksItsBar) {
         << after;
     EXPECT_EQ(std::stoi(marked[1]), std::stoi(cursor[1]) / 32) << after;
     EXPECT_EQ(std::stoi(marked[2]), std::stoi(cursor[2]) / 8) << after;
+}
+
+// A timeline recorded elsewhere (--timeline-in): the section names where it was recorded and shows
+// its waves; a bar hovered is outlined on the canvas while the canvas runs that launch; Close goes
+// back to this machine's recording.
+TEST(GuiTimeline, ARecordedTimelineShowsWhereItWasRecordedAndClosesBackToTheLiveOne) {
+    KC_SKIP_WITHOUT_DISPLAY();
+    BlockTimeline t; // 8x16 blocks of 32x8 over 256x128, a wave of 100 and a tail of 28 on 4 SMs
+    t.op = find_op("gradient")->index, t.block = {32, 8, 1}, t.grid = {8, 16, 1}, t.resolution_ns = 32;
+    for (long long n = 0; n < t.grid.count(); ++n)
+        t.blocks.push_back(
+            BlockTime{1000 + unsigned(n / 100) * 5000, 5000 + unsigned(n / 100) * 5000, unsigned(n % 4) * 2, 1u});
+    const std::string file = ::testing::TempDir() + "/kc_gui_recorded_timeline.json";
+    std::ofstream(file) << timeline_chrome_trace(t, "NVIDIA H200 (a test's)");
+    const auto run = run_script("kc_gui_recorded_timeline",
+                                "window 1280x800\nwait 3\nclick SM timeline\nhover Close the recorded timeline\n"
+                                "expect Recorded on NVIDIA H200 (a test's) (kc_gui_recorded_timeline.json): gradient "
+                                "32x8x1: 128 blocks on 4 SMs\n"
+                                "expect tail: 28 blocks in the last wave\nhover timeline chart\n"
+                                "expect outlined on the canvas\nclick Close the recorded timeline\n"
+                                "hover Record the timeline\nexpect-not Recorded on\nquit\n",
+                                "--backend cpu --size 256x128 --block 32x8 --timeline-in " + file);
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+}
+
+TEST(GuiTimeline, ABadRecordedTimelineExitsWith2AndSaysWhy) {
+    const std::string file = ::testing::TempDir() + "/kc_gui_bad_timeline.json";
+    std::ofstream(file) << "{\"traceEvents\": []}";
+    const auto r = run("--timeline-in " + file + " --backend cpu");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--timeline-in: no \"otherData\""), std::string::npos) << r.output;
+    EXPECT_NE(run("--headless --timeline-in " + file).output.find("drop --headless"), std::string::npos);
 }
 
 } // namespace

@@ -173,7 +173,44 @@ std::optional<long long> block_of_pixel(const PaintJob& job, const ResolvedLaunc
     return w.block_in_launch;
 }
 
+// A timeline recorded elsewhere (--timeline-in): the same chart and waves, labelled with where it
+// was recorded; its bars tie to the canvas only while the canvas runs the same launch.
+void recorded_timeline(UiState& s) {
+    const RecordedTimeline& r = *s.timeline.recorded;
+    const BlockTimeline& t = r.timeline;
+    const TimelineWaves w = timeline_waves(t);
+    const bool cpu = t.source == TimelineSource::CpuWorkers;
+    const std::size_t rows = timeline_rows(t).size();
+    wrapped(fmt::format("Recorded on {} ({}): {} {}: {} blocks on {} {} in {:.1f} us",
+                        r.device.empty() ? "a device the file does not name" : r.device, r.file,
+                        r.op_name.empty() ? "an op" : r.op_name, to_string(t.block), w.blocks, rows,
+                        cpu ? (rows == 1 ? "emulator worker" : "emulator workers") : "SMs",
+                        double(t.last_end() - t.first_start()) / 1e3));
+    wrapped_disabled(fmt::format("clock step {:.0f} ns ({}): shorter bars are one tick", t.resolution_ns,
+                                 cpu ? "steady_clock" : "%globaltimer"));
+    start_legend_bar();
+    const bool same_launch = !s.resolved.launch_refusal && s.resolved.launch.block.x == t.block.x &&
+                             s.resolved.launch.block.y == t.block.y && s.resolved.launch.block.z == t.block.z &&
+                             s.resolved.grid.x == t.grid.x && s.resolved.grid.y == t.grid.y &&
+                             s.resolved.grid.z == t.grid.z;
+    const std::optional<long long> over = draw_chart(t, w, same_launch ? s.timeline.canvas_block : std::nullopt);
+    s.timeline.hovered_bar = same_launch ? over : std::nullopt;
+    if (over) ui::Text("bar: %s%s", block_label(t.grid, *over).c_str(), same_launch ? ", outlined on the canvas" : "");
+    if (!same_launch)
+        wrapped_disabled(fmt::format("The canvas runs another launch ({} blocks of {}): the bars are not tied to it.",
+                                     to_string(s.resolved.grid), to_string(s.resolved.launch.block)));
+    const std::optional<OccupancyFigures> model =
+        cpu ? std::optional(cpu_worker_occupancy(t.block, t.grid, int(std::max<std::size_t>(1, rows))))
+            : std::nullopt; // the recording GPU's limits are not in the file
+    wave_lines(t, w, model);
+    if (ui::Button("Close the recorded timeline")) s.timeline.recorded.reset(), s.timeline.hovered_bar.reset();
+}
+
 void timeline_section(UiState& s, const PanelContext& ctx) {
+    if (s.timeline.recorded) {
+        recorded_timeline(s);
+        return;
+    }
     ui::Checkbox("Record the timeline", &s.timeline.on);
     ImGui::SameLine();
     ui::TextDisabled("(?)");

@@ -176,9 +176,6 @@ int run_sides(const Options& o, const SourceImages& sources, bool with_gl) {
     for (int f = 0; f < o.frames; ++f)
         for (auto [label, side] : {std::pair{"A", &a}, {"B", &b}}) {
             side->queue_after(side == &a ? b : a); // on a GPU the two never overlap: each time is its own
-            // Nor with the other side's GL work (its hand-over to the texture): on the H200 an
-            // identical B, its kernel running beside A's upload, timed 9 % slower than A.
-            if (with_gl) glFinish();
             if (auto refused = side->paint(f, sources)) {
                 fmt::print(stderr, "kcanvas: side {}'s launch refused: {}\n", label, *refused);
                 return 2;

@@ -3,8 +3,9 @@
 # blend in the block view, block outlines on, zoomed to 400 % about a point, the inspector on a
 # pixel; at 1280x800, at 1920x1080 and at 1920x1080 with the UI at 200 %. Then the kernel editor
 # beside the canvas (your kernel, the waves starter) at the same three sizes, and a lesson's
-# question and its reveal at 1280x800; the A/B split (float against double), the SM timeline and an
-# exercise's diff view after a check, each at the three sizes.
+# question and its reveal at 1280x800; the A/B split (float against double), the SM timeline (this
+# machine's, and the H200's from its file) and an exercise's diff view after a check, each at the
+# three sizes.
 #   scripts/screenshots.sh [build dir]     (default build-test; writes assets/screenshot-*.png)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -125,6 +126,23 @@ shoot_timeline() { # NAME SCREEN_WxH EXTRA_ARGS...
 shoot_timeline 1280x800 1280x800
 shoot_timeline 1920x1080 1920x1080
 shoot_timeline 1920x1080-200 1920x1080 --ui-scale 200
+# The SM timeline the H200 recorded (results/h200-2026-12-02-session4/, --timeline-out) shown in the
+# window with --timeline-in: 132 SM rows, the waves and the tail; the canvas runs the same launch
+# (mandelbrot 1280x800, 32x8) on the CPU backend, so a hovered bar's block is outlined on it.
+shoot_timeline_h200() { # NAME SCREEN_WxH EXTRA_ARGS...
+  local name=$1 screen=$2
+  shift 2
+  printf 'window %s\nwait 3\nclick Timing\nclick SM timeline\nhover Close the recorded timeline\nwait 2\nhover timeline chart\nwait 3\nscreenshot %s\nquit\n' \
+    "$screen" "$root/assets/screenshot-timeline-h200-$name.png" >"$tmp/timeline-h200-$name.txt"
+  XDG_DATA_HOME="$tmp/data-timeline-h200-$name" xvfb-run -a -s "-screen 0 ${screen}x24" "$kcanvas" --backend cpu \
+    --op mandelbrot --size 1280x800 --block 32x8 "$@" \
+    --timeline-in "$root/results/h200-2026-12-02-session4/timeline-mandelbrot-1280x800-32x8.json" \
+    --script "$tmp/timeline-h200-$name.txt" >/dev/null
+  echo "wrote assets/screenshot-timeline-h200-$name.png"
+}
+shoot_timeline_h200 1280x800 1280x800
+shoot_timeline_h200 1920x1080 1920x1080
+shoot_timeline_h200 1920x1080-200 1920x1080 --ui-scale 200
 # The A/B split: the Mandelbrot set in float (A, left of the divider) against double (B, right),
 # the pixels where the two precisions disagree marked magenta, the A/B section open with both
 # times and the ratio.

@@ -218,9 +218,9 @@ std::vector<Pixel> split_layer(const std::vector<Pixel>& a, const std::vector<Pi
                                const AbSplit& split) {
     if (a.empty() && b.empty()) return {};
     const std::size_t n = std::size_t(width) * height;
-    const std::vector<Pixel> none(n, Pixel{0, 0, 0, 0});
-    const std::vector<Pixel>& left = a.size() == n ? a : none;
-    const std::vector<Pixel>& right = b.size() == n ? b : none;
+    const auto pixel = [n](const std::vector<Pixel>& layer, std::size_t k) {
+        return layer.size() == n ? layer[k] : Pixel{0, 0, 0, 0}; // a side that drew nothing
+    };
     const bool side_by_side = split.layout == AbLayout::SideBySide;
     const int out_width = side_by_side ? 2 * width : width, first_b = divider_column(split.divider, width);
     std::vector<Pixel> out(std::size_t(out_width) * height);
@@ -228,7 +228,7 @@ std::vector<Pixel> split_layer(const std::vector<Pixel>& a, const std::vector<Pi
         for (int x = 0; x < out_width; ++x) {
             const bool from_b = side_by_side ? x >= width : x >= first_b;
             const int column = side_by_side && from_b ? x - width : x;
-            out[std::size_t(y) * out_width + x] = (from_b ? right : left)[std::size_t(y) * width + column];
+            out[std::size_t(y) * out_width + x] = pixel(from_b ? b : a, std::size_t(y) * width + column);
         }
     return out;
 }
